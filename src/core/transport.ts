@@ -1,0 +1,39 @@
+/**
+ * The seam between the HTTP core and the resources: resources describe a request, the
+ * transport performs it with auth, retries, errors and events.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Per-call overrides: the optional last argument of every resource method. */
+export interface RequestOptions {
+  /** Cancels the request and any backoff wait; the call rejects with `APIUserAbortError`. */
+  signal?: AbortSignal | undefined;
+  /** Milliseconds per attempt. Defaults to the client's `timeout` (60 000). */
+  timeout?: number | undefined;
+  /** Retries after the first attempt. Defaults to the client's `maxRetries` (2). */
+  maxRetries?: number | undefined;
+  /** Extra request headers. They cannot replace `Authorization`. */
+  headers?: Record<string, string> | undefined;
+}
+
+export type QueryValue = string | number | boolean | Date | null | undefined;
+
+/** One logical request. `path` starts with `/v2/` or `/v1/`, which picks address, credential and error shape. */
+export interface RawRequest {
+  method: HttpMethod;
+  path: string;
+  /** Serialized by the transport: `undefined` and `null` dropped, `Date` as ISO 8601. */
+  query?: Record<string, QueryValue> | undefined;
+  /** Sent as JSON (`Date` values become ISO 8601 through `toJSON`). */
+  body?: unknown;
+  headers?: Record<string, string> | undefined;
+}
+
+export interface Transport {
+  /**
+   * Performs the request and resolves to the parsed JSON body of the 2xx answer (`undefined`
+   * when the body is empty). Rejects with a `TelephonyError` subclass, never anything else.
+   */
+  send(request: RawRequest, options?: RequestOptions): Promise<unknown>;
+}

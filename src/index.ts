@@ -1,0 +1,2 @@
+export * from './core/errors.js';
+export type { HttpMethod, RawRequest, RequestOptions } from './core/transport.js';

@@ -1,0 +1,1 @@
+export { TelephonyError } from '../shared/telephony-error.js';

@@ -1,0 +1,43 @@
+import { defineConfig } from 'tsup';
+
+const entry = {
+  index: 'src/index.ts',
+  webhooks: 'src/webhooks/index.ts',
+  testing: 'src/testing/index.ts',
+};
+
+export default defineConfig([
+  {
+    entry,
+    format: ['esm'],
+    dts: true,
+    splitting: true,
+    sourcemap: true,
+    clean: true,
+    target: 'es2022',
+    platform: 'neutral',
+    external: ['ky', 'zod', 'eventemitter3', 'msw', /^node:/],
+  },
+  {
+    entry,
+    format: ['cjs'],
+    dts: true,
+    // Without splitting, each CJS entry gets its own copy of TelephonyError and
+    // `instanceof` breaks across entries.
+    splitting: true,
+    sourcemap: true,
+    target: 'es2022',
+    platform: 'neutral',
+    // ky is ESM-only; bundling it keeps `require('telephony-sdk')` working on every Node 20 patch.
+    noExternal: ['ky'],
+    external: ['zod', 'eventemitter3', 'msw', /^node:/],
+  },
+  {
+    entry: { cli: 'src/testing/cli.ts' },
+    format: ['esm'],
+    target: 'node20',
+    platform: 'node',
+    banner: { js: '#!/usr/bin/env node' },
+    external: ['ky', 'zod', 'eventemitter3', 'msw'],
+  },
+]);
