@@ -36,4 +36,11 @@ export interface Transport {
    * when the body is empty). Rejects with a `TelephonyError` subclass, never anything else.
    */
   send(request: RawRequest, options?: RequestOptions): Promise<unknown>;
+  /**
+   * Same auth, retries, errors and events as `send`, but resolves to the raw 2xx `Response`
+   * with its body unread, for streaming downloads (call recordings). `path` may also be an
+   * absolute URL, accepted only on the origin of the configured base URL for its version, so a
+   * credential is never sent to another host.
+   */
+  download(request: RawRequest, options?: RequestOptions): Promise<Response>;
 }
