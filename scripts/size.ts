@@ -1,0 +1,146 @@
+/**
+ * Size budgets: browser ESM bundles (esbuild, minified, gzip -9) of what a user ships.
+ * `npm run size` builds first; `.ci/steps/20-size.sh` runs this after the CI build.
+ * Exits 1 when a budget is exceeded or the webhooks entry pulls in ky, zod or a node builtin.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type BundleMeasure, measureBrowserBundle, packageOf } from './lib/bundle.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+/** Budgets in kB of 1 000 bytes, as issue 5 states them. */
+const KB = 1000;
+
+interface Entry {
+  name: string;
+  source: string;
+  budgetKb?: number;
+  /** Files that must exist before the entry can be measured; missing → skipped with a message. */
+  needs?: string[];
+  /** Packages that must not appear in the bundle. */
+  forbidden?: string[];
+}
+
+/** A client that calls every resource method, so tree-shaking keeps all of them. */
+const wholeSdk = `
+import { TelephonyClient } from './dist/index.js';
+export async function everyResource(accessToken: string) {
+  const client = new TelephonyClient({ baseUrl: 'https://api.example.com', baseUrlV1: 'https://legacy.example.com', accessToken, apiKey: 'k' });
+  client.on('retry', () => {});
+  for await (const call of client.calls.listRecent({ limit: 100 })) void call;
+  await client.calls.get('c');
+  await client.calls.create({ to: '+15550000000' });
+  await client.calls.end('c');
+  await client.calls.transfer('c', { to: '+15550000001' });
+  await client.stats.calls({ from: '2026-01-01', to: '2026-01-02' });
+  await client.webhooks.create({ url: 'https://example.com/hook', events: ['call.incoming'] });
+  for await (const user of client.users.list()) void user;
+  await client.users.get('u');
+  await client.users.create({ name: 'n', email: 'e@example.com' });
+  await client.users.update('u', { name: 'm' });
+  await client.users.delete('u');
+  return client.request({ method: 'GET', path: '/v2/contacts' });
+}`;
+
+/** A typical response schema and parse, so tree-shaking keeps what an SDK would use of zod. */
+function zodSchema(specifier: string): string {
+  return `import * as z from '${specifier}';
+const Call = z.looseObject({ id: z.string(), status: z.enum(['ringing', 'completed']), duration: z.optional(z.nullable(z.number().check(z.int()))), started_at: z.iso.datetime(), to: z.string().check(z.regex(/^+[1-9]d{1,14}$/)) });
+export const parse = (x: unknown) => z.array(Call).parse(x);`;
+}
+
+const entries: Entry[] = [
+  {
+    name: 'telephony-sdk (client calling every resource)',
+    source: wholeSdk,
+    budgetKb: 24,
+    needs: ['src/client.ts', 'src/resources/calls.ts', 'src/resources/users.ts', 'dist/index.js'],
+  },
+  {
+    name: 'telephony-sdk/webhooks (whole entry)',
+    source: `export * from './dist/webhooks.js';`,
+    budgetKb: 2,
+    needs: ['src/webhooks/signature.ts', 'dist/webhooks.js'],
+    forbidden: ['ky', 'zod', 'eventemitter3'],
+  },
+  { name: 'ky', source: `export { default } from 'ky';` },
+  { name: 'zod/mini (import * as z, a call schema)', source: zodSchema('zod/mini') },
+  { name: 'zod classic (import * as z, a call schema)', source: zodSchema('zod') },
+  { name: 'eventemitter3', source: `export { EventEmitter } from 'eventemitter3';` },
+  { name: 'openai (client)', source: `export { OpenAI } from 'openai';` },
+  { name: 'stripe (browser build)', source: `export { default } from 'stripe';` },
+];
+
+interface Row {
+  entry: Entry;
+  measure?: BundleMeasure;
+  problems: string[];
+  note?: string;
+}
+
+const rows: Row[] = [];
+for (const entry of entries) {
+  const missing = (entry.needs ?? []).filter((file) => !existsSync(`${root}/${file}`));
+  if (missing.length > 0) {
+    rows.push({ entry, problems: [], note: `skipped: ${missing.join(', ')} not there yet` });
+    continue;
+  }
+  try {
+    const measure = await measureBrowserBundle(entry.source, root);
+    rows.push({ entry, measure, problems: problemsOf(entry, measure) });
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    rows.push({ entry, problems: [`bundle failed: ${message}`] });
+  }
+}
+
+function problemsOf(entry: Entry, measure: BundleMeasure): string[] {
+  const problems: string[] = [];
+  if (entry.budgetKb !== undefined && measure.gzip > entry.budgetKb * KB) {
+    problems.push(`over budget: ${kb(measure.gzip)} > ${entry.budgetKb} kB gzip`);
+  }
+  if (entry.forbidden) {
+    const packages = new Set(Object.keys(measure.inputs).map(packageOf));
+    for (const name of entry.forbidden) if (packages.has(name)) problems.push(`contains ${name}`);
+    for (const name of measure.externalImports) problems.push(`imports ${name} statically`);
+  }
+  return problems;
+}
+
+function kb(bytes: number): string {
+  return `${(bytes / KB).toFixed(1)} kB`;
+}
+
+console.log('Browser ESM bundles (esbuild --minify, gzip -9; 1 kB = 1000 B)\n');
+console.log(
+  `${'bundle'.padEnd(50)}${'min'.padStart(10)}${'gzip'.padStart(10)}${'budget'.padStart(10)}  result`,
+);
+for (const { entry, measure, problems, note } of rows) {
+  const budget = entry.budgetKb === undefined ? '' : `${entry.budgetKb} kB`;
+  const result = note ?? (problems.length > 0 ? `FAIL ${problems.join('; ')}` : entry.budgetKb ? 'ok' : '');
+  const min = measure ? kb(measure.minified) : '-';
+  const gz = measure ? kb(measure.gzip) : '-';
+  console.log(
+    `${entry.name.padEnd(50)}${min.padStart(10)}${gz.padStart(10)}${budget.padStart(10)}  ${result}`,
+  );
+}
+
+const whole = rows[0]?.measure;
+if (whole) {
+  console.log('\nWhat each package contributes to the whole-SDK bundle (minified bytes, before gzip):');
+  const byPackage = new Map<string, number>();
+  for (const [path, bytes] of Object.entries(whole.inputs)) {
+    const name = packageOf(path) === 'telephony-sdk' ? `telephony-sdk ${path}` : packageOf(path);
+    byPackage.set(name, (byPackage.get(name) ?? 0) + bytes);
+  }
+  for (const [name, bytes] of [...byPackage].sort((a, b) => b[1] - a[1])) {
+    const share = ((bytes / whole.minified) * 100).toFixed(0);
+    console.log(`  ${name.padEnd(60)}${kb(bytes).padStart(10)} ${share.padStart(3)}%`);
+  }
+}
+
+const failed = rows.filter((row) => row.problems.length > 0);
+if (failed.length > 0) {
+  console.error(`\n${failed.length} size check(s) failed.`);
+  process.exit(1);
+}
