@@ -1,0 +1,44 @@
+/**
+ * `npm run bench` (builds first): every row of issue 5's table, contenders side by side in one
+ * process, rounds with rotated order, medians and ratios. `npm run bench -- <row> …` runs some
+ * rows only (throughput, cpu, validation, webhooks, heap, token). Results are also saved as
+ * JSON under bench/results/ (gitignored).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { printRow, type RowResult } from './report.js';
+import { cpuRow } from './rows/cpu.js';
+import { heapRow } from './rows/heap.js';
+import { throughputRows } from './rows/throughput.js';
+import { tokenRow } from './rows/token.js';
+import { validationRow } from './rows/validation.js';
+import { webhookRows } from './rows/webhooks.js';
+import { loadSdk, loadSdkWebhooks } from './sdk.js';
+
+const rows: Record<string, () => Promise<RowResult[]>> = {
+  throughput: async () => throughputRows(await loadSdk()),
+  cpu: async () => [await cpuRow(await loadSdk())],
+  validation: async () => [await validationRow(undefined)],
+  webhooks: async () => webhookRows(await loadSdkWebhooks()),
+  heap: async () => [await heapRow(await loadSdk())],
+  token: async () => [await tokenRow(await loadSdk())],
+};
+
+const wanted = process.argv.slice(2).filter((arg) => arg in rows);
+const selected = wanted.length > 0 ? wanted : Object.keys(rows);
+console.log(`telephony-sdk benchmarks — Node ${process.version}, ${new Date().toISOString()}`);
+if (!(await loadSdk())) console.log('note: dist/ has no TelephonyClient yet; SDK contenders are left out.');
+
+const results: RowResult[] = [];
+for (const name of selected) {
+  for (const result of await rows[name]!()) {
+    printRow(result);
+    results.push(result);
+  }
+}
+
+const dir = fileURLToPath(new URL('./results/', import.meta.url));
+mkdirSync(dir, { recursive: true });
+const file = `${dir}bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+writeFileSync(file, JSON.stringify({ node: process.version, results }, null, 2));
+console.log(`\nsaved ${file}`);

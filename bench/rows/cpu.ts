@@ -1,0 +1,66 @@
+/** Row 2: client CPU per request over a stub fetch (no socket): µs added over fetch + json. */
+
+import { recentCallsPage } from '../fixtures.js';
+import { type Contender, compare } from '../harness.js';
+import { BENCH_TOKEN, recentCallsContenders } from '../peers.js';
+import { fmt, goal, type RowResult } from '../report.js';
+import type { SdkModule } from '../sdk.js';
+
+const BASE = 'http://127.0.0.1:9';
+
+export async function cpuRow(sdk: SdkModule | undefined): Promise<RowResult> {
+  const body = JSON.stringify(recentCallsPage(0, 100, 100));
+  let fetches = 0;
+  // A fresh Response per call, as a socket would give; nothing leaves the process.
+  const stubFetch: typeof fetch = async () => {
+    fetches++;
+    return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+  const peers = recentCallsContenders(BASE, stubFetch);
+  const contenders: Contender[] = [
+    { name: 'stub fetch + res.json() (floor)', run: peers.floor },
+    { name: 'openai-node client.get', run: peers.openai },
+    { name: 'ky alone', run: peers.ky },
+    { name: 'ky + zod (classic, loose)', run: peers.kyZod },
+  ];
+  if (sdk) {
+    const client = new sdk.TelephonyClient({
+      baseUrl: BASE,
+      accessToken: BENCH_TOKEN,
+      maxRetries: 0,
+      fetch: stubFetch,
+    });
+    contenders.push({
+      name: 'telephony-sdk calls.listRecent',
+      run: () => client.calls.listRecent({ limit: 100 }),
+    });
+  }
+  const measured = await compare(contenders, { rounds: 7, runsPerRound: 300, warmupRuns: 100 });
+  const floor = measured[0]!;
+  const openai = measured.find((m) => m.name.startsWith('openai'))!;
+  const sdkRow = measured.find((m) => m.name.startsWith('telephony-sdk'));
+  const added = (us: number) => us - floor.usPerOp;
+  return {
+    row: '2. client CPU per request over a stub fetch (no socket, 100-call page)',
+    command: 'npm run bench -- cpu',
+    table: [
+      ['contender', 'µs/op', 'added over floor', 'vs openai added'],
+      ...measured.map((m) => [
+        m.name,
+        fmt(m.usPerOp, 1),
+        `+${fmt(added(m.usPerOp), 1)} µs`,
+        added(openai.usPerOp) > 0 ? `${(added(m.usPerOp) / added(openai.usPerOp)).toFixed(2)}×` : '-',
+      ]),
+    ],
+    goals: [
+      sdkRow
+        ? goal(
+            'less added than openai-node in the same run',
+            added(sdkRow.usPerOp) < added(openai.usPerOp),
+            `sdk +${fmt(added(sdkRow.usPerOp), 1)} µs vs openai +${fmt(added(openai.usPerOp), 1)} µs`,
+          )
+        : goal('less added than openai-node in the same run', null, 'telephony-sdk not built yet'),
+    ],
+    notes: [`${fetches} stub fetches, no socket opened`],
+  };
+}

@@ -1,0 +1,80 @@
+/** Row 1: `calls.listRecent({ limit: 100 })` against a local keep-alive server, 1 and 16 in flight. */
+import { type Contender, compare, type Measured } from '../harness.js';
+import { BENCH_TOKEN, recentCallsContenders } from '../peers.js';
+import { goal, type RowResult, throughputTable } from '../report.js';
+import type { SdkModule } from '../sdk.js';
+import { startBenchServer } from '../server.js';
+
+const IN_FLIGHT = 16;
+
+function inFlight(run: () => Promise<unknown>, n: number): () => Promise<unknown> {
+  return () => Promise.all(Array.from({ length: n }, run));
+}
+
+export async function throughputRows(sdk: SdkModule | undefined): Promise<RowResult[]> {
+  const server = await startBenchServer({ totalCalls: 100 });
+  try {
+    const peers = recentCallsContenders(server.url);
+    const base: Contender[] = [
+      { name: 'raw fetch + res.json() (floor)', run: peers.floor },
+      { name: 'openai-node client.get', run: peers.openai },
+      { name: 'ky alone', run: peers.ky },
+      { name: 'ky + zod (classic, loose)', run: peers.kyZod },
+    ];
+    if (sdk) {
+      const client = new sdk.TelephonyClient({
+        baseUrl: server.url,
+        accessToken: BENCH_TOKEN,
+        maxRetries: 0,
+      });
+      base.push({
+        name: 'telephony-sdk calls.listRecent',
+        run: () => client.calls.listRecent({ limit: 100 }),
+      });
+    }
+    const page = await peers.floor();
+    const pageBytes = JSON.stringify({ status: 'success', data: page }).length;
+    const sequential = await compare(base, { rounds: 5, runsPerRound: 150, warmupRuns: 20 });
+    const parallel = await compare(
+      base.map((c) => ({
+        ...c,
+        run: inFlight(c.run as () => Promise<unknown>, IN_FLIGHT),
+        opsPerRun: IN_FLIGHT,
+      })),
+      { rounds: 5, runsPerRound: 12, warmupRuns: 3 },
+    );
+    return [
+      rowResult('1 in flight', sequential, 0.95, pageBytes),
+      rowResult(`${IN_FLIGHT} in flight`, parallel, 0.9, pageBytes),
+    ];
+  } finally {
+    await server.close();
+  }
+}
+
+function rowResult(mode: string, rows: Measured[], target: number, pageBytes: number): RowResult {
+  const floor = rows[0]!.opsPerSec;
+  const sdk = rows.find((m) => m.name.startsWith('telephony-sdk'));
+  const openai = rows.find((m) => m.name.startsWith('openai'))!;
+  const goals = sdk
+    ? [
+        goal(
+          `≥ ${target}× raw fetch`,
+          sdk.opsPerSec / floor >= target,
+          `${(sdk.opsPerSec / floor).toFixed(2)}×`,
+        ),
+        goal(
+          'never below openai-node in the same run',
+          sdk.opsPerSec >= openai.opsPerSec,
+          `sdk ${(sdk.opsPerSec / floor).toFixed(2)}× vs openai ${(openai.opsPerSec / floor).toFixed(2)}×`,
+        ),
+      ]
+    : [goal(`≥ ${target}× raw fetch`, null, 'telephony-sdk not built yet (dist has no TelephonyClient)')];
+  return {
+    row: `1. calls.listRecent({ limit: 100 }) req/s, ${mode} (local node:http keep-alive, ${(pageBytes / 1000).toFixed(1)} KB page)`,
+    command: 'npm run bench -- throughput',
+    table: throughputTable(rows, 'openai-node client.get'),
+    goals,
+    notes: [],
+  };
+}

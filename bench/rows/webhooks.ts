@@ -1,0 +1,147 @@
+/** Row 4: verifying (and parsing) a webhook, ops/s at 1 KB and 64 KB, vs node:crypto + JSON.parse. */
+import { createHmac, timingSafeEqual, webcrypto } from 'node:crypto';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import Stripe from 'stripe';
+import { webhookBody } from '../fixtures.js';
+import { type Contender, compare, type Measured } from '../harness.js';
+import { goal, type RowResult, throughputTable } from '../report.js';
+import type { SdkWebhooksModule } from '../sdk.js';
+
+const SECRET = 'whsec_bench_secret_0123456789';
+const subtle = webcrypto.subtle as SubtleCrypto;
+const encoder = new TextEncoder();
+
+function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(new ArrayBuffer(hex.length / 2));
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+/** `t=<unix>,v1=<hex>` → parts; the floor's and Web Crypto contender's minimal parser. */
+function parseHeader(header: string): { t: number; v1: string } {
+  let t = Number.NaN;
+  let v1 = '';
+  for (const part of header.split(',')) {
+    const eq = part.indexOf('=');
+    const key = part.slice(0, eq);
+    if (key === 't') t = Number(part.slice(eq + 1));
+    else if (key === 'v1') v1 = part.slice(eq + 1);
+  }
+  if (!Number.isFinite(t) || Math.abs(Date.now() / 1000 - t) > 300) throw new Error('timestamp');
+  return { t, v1 };
+}
+
+async function contendersFor(size: number, sdk: SdkWebhooksModule | undefined): Promise<Contender[]> {
+  const body = webhookBody(size);
+  const now = Math.floor(Date.now() / 1000);
+  const ourHeader = `t=${now},v1=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
+  const stripeHeader = Stripe.webhooks.generateTestHeaderString({ payload: body, secret: SECRET });
+  const stripeCrypto = Stripe.createSubtleCryptoProvider();
+  const standardSecret = `whsec_${Buffer.from(SECRET).toString('base64')}`;
+  const standard = new StandardWebhook(standardSecret);
+  const msgId = 'msg_bench';
+  const standardHeaders = {
+    'webhook-id': msgId,
+    'webhook-timestamp': String(now),
+    'webhook-signature': standard.sign(msgId, new Date(now * 1000), body),
+  };
+  const key = await subtle.importKey(
+    'raw',
+    encoder.encode(SECRET),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['verify'],
+  );
+  const contenders: Contender[] = [
+    {
+      name: 'node:crypto HMAC + timingSafeEqual + JSON.parse (floor)',
+      run: () => {
+        const { v1 } = parseHeader(ourHeader);
+        const expected = createHmac('sha256', SECRET).update(body).digest();
+        const received = Buffer.from(v1, 'hex');
+        if (received.length !== expected.length || !timingSafeEqual(expected, received))
+          throw new Error('sig');
+        return JSON.parse(body);
+      },
+    },
+    { name: 'Stripe constructEvent', run: () => Stripe.webhooks.constructEvent(body, stripeHeader, SECRET) },
+    {
+      name: 'Stripe constructEventAsync (Web Crypto)',
+      run: () => Stripe.webhooks.constructEventAsync(body, stripeHeader, SECRET, undefined, stripeCrypto),
+    },
+    { name: 'standardwebhooks verify', run: () => standard.verify(body, standardHeaders) },
+    {
+      name: 'Web Crypto, cached key + JSON.parse',
+      run: async () => {
+        const { v1 } = parseHeader(ourHeader);
+        if (!(await subtle.verify('HMAC', key, hexToBytes(v1), encoder.encode(body)))) throw new Error('sig');
+        return JSON.parse(body);
+      },
+    },
+  ];
+  if (sdk) {
+    const header = await sdk.signWebhook(body, SECRET, { timestamp: now });
+    contenders.push({
+      name: 'telephony-sdk verifyWebhook',
+      run: () => sdk.verifyWebhook(body, header, SECRET),
+    });
+  }
+  return contenders;
+}
+
+export async function webhookRows(
+  sdk: SdkWebhooksModule | undefined,
+  sdkWebCrypto?: Contender,
+): Promise<RowResult[]> {
+  const results: RowResult[] = [];
+  for (const [label, size, runs] of [
+    ['1 KB', 1024, 2000],
+    ['64 KB', 65536, 150],
+  ] as const) {
+    const contenders = await contendersFor(size, sdk);
+    if (sdkWebCrypto && size === 1024) contenders.push(sdkWebCrypto);
+    const measured = await compare(contenders, { rounds: 7, runsPerRound: runs, warmupRuns: 50 });
+    results.push({
+      row: `4. verifyWebhook (verify + parse) ops/s, ${label} body`,
+      command: 'npm run bench -- webhooks',
+      table: throughputTable(measured, 'Stripe constructEvent'),
+      goals: webhookGoals(measured, size),
+      notes: [],
+    });
+  }
+  return results;
+}
+
+function webhookGoals(measured: Measured[], size: number) {
+  const floor = measured[0]!.opsPerSec;
+  const find = (prefix: string) => measured.find((m) => m.name.startsWith(prefix));
+  const sdk = find('telephony-sdk verifyWebhook');
+  const stripe = find('Stripe constructEvent')!;
+  const goals = [
+    sdk
+      ? goal(
+          '≥ 0.95× node:crypto + parse (and at least Stripe constructEvent)',
+          sdk.opsPerSec / floor >= 0.95 && sdk.opsPerSec >= stripe.opsPerSec,
+          `${(sdk.opsPerSec / floor).toFixed(2)}× floor, ${(sdk.opsPerSec / stripe.opsPerSec).toFixed(2)}× Stripe`,
+        )
+      : goal('≥ 0.95× node:crypto + parse', null, 'telephony-sdk/webhooks not built yet'),
+  ];
+  if (size === 1024) {
+    const web = find('telephony-sdk verifyWebhook (Web Crypto');
+    const stripeAsync = find('Stripe constructEventAsync')!;
+    goals.push(
+      web
+        ? goal(
+            'Web Crypto path ≥ 2× Stripe constructEventAsync at 1 KB',
+            web.opsPerSec >= 2 * stripeAsync.opsPerSec,
+            `${(web.opsPerSec / stripeAsync.opsPerSec).toFixed(2)}× Stripe's Web Crypto path`,
+          )
+        : goal(
+            'Web Crypto path ≥ 2× Stripe constructEventAsync at 1 KB',
+            null,
+            'SDK Web Crypto path not measurable yet',
+          ),
+    );
+  }
+  return goals;
+}
