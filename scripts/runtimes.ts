@@ -1,0 +1,80 @@
+/**
+ * Runtime matrix (`npm run test:runtimes`, builds first): the same smoke script — token, one call
+ * of each resource, pagination, errors, webhook verification — run with the built package on
+ * Node 20 (this machine), Node 22, Node 24, Bun, Deno, and headless Chromium. Runtimes come from
+ * the npm registry through npx. `npm run test:runtimes -- node22 bun` runs some legs only.
+ * Exits 1 if any check fails on any runtime.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { CHROMIUM, runInBrowser } from './runtimes/browser.js';
+import { FAKE_CREDENTIALS, startFakeService } from './runtimes/fake-service.js';
+import type { SmokeConfig, SmokeResult } from './runtimes/types.js';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const smokeNode = fileURLToPath(new URL('./runtimes/smoke-node.mjs', import.meta.url));
+const smokeShared = fileURLToPath(new URL('./runtimes/smoke.mjs', import.meta.url));
+
+type Leg = (config: SmokeConfig) => Promise<SmokeResult[]>;
+
+/** A server-side runtime: `command args… smoke-node.mjs '<config>'`, one JSON line out. */
+function cliLeg(command: string, args: string[]): Leg {
+  return async (config) => {
+    const { stdout } = await run(command, [...args, smokeNode, JSON.stringify(config)], {
+      cwd: root,
+      timeout: 180_000,
+      env: { ...process.env, npm_config_update_notifier: 'false', NO_COLOR: '1' },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const last = stdout.trim().split('\n').at(-1) ?? '[]';
+    return JSON.parse(last) as SmokeResult[];
+  };
+}
+
+const legs: Record<string, Leg> = {
+  node20: cliLeg(process.execPath, []),
+  node22: cliLeg('npx', ['-y', 'node@22']),
+  node24: cliLeg('npx', ['-y', 'node@24']),
+  bun: cliLeg('npx', ['-y', 'bun']),
+  deno: cliLeg('npx', ['-y', 'deno', 'run', '-A']),
+  chromium: async (config) => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} missing: apt-get install -y chromium`);
+    return runInBrowser(config, smokeShared);
+  },
+};
+
+const wanted = process.argv.slice(2).filter((name) => name in legs);
+const selected = wanted.length > 0 ? wanted : Object.keys(legs);
+const service = await startFakeService();
+const config: SmokeConfig = { dist: `${root}dist`, baseUrl: service.url, credentials: FAKE_CREDENTIALS };
+console.log(`smoke against ${service.url} (stand-in service; the sandbox replaces it once built)\n`);
+
+let failures = 0;
+try {
+  for (const name of selected) {
+    const started = Date.now();
+    let results: SmokeResult[];
+    try {
+      results = await legs[name]!(config);
+    } catch (error) {
+      const message =
+        error instanceof Error ? error.message.split('\n').slice(0, 3).join(' ') : String(error);
+      results = [{ name: 'run', status: 'fail', detail: message }];
+    }
+    const count = (status: SmokeResult['status']) => results.filter((r) => r.status === status).length;
+    const verdict = count('fail') > 0 ? 'FAIL' : count('pass') === 0 ? 'NOTHING RAN' : 'pass';
+    if (count('fail') > 0) failures++;
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(
+      `${name.padEnd(9)} ${verdict.padEnd(11)} ${count('pass')} passed, ${count('fail')} failed, ${count('skip')} skipped (${seconds} s)`,
+    );
+    for (const r of results)
+      console.log(`    ${r.status.padEnd(4)} ${r.name}${r.detail ? ` — ${r.detail}` : ''}`);
+  }
+} finally {
+  await service.close();
+}
+process.exit(failures > 0 ? 1 : 0);
