@@ -43,9 +43,11 @@ export async function everyResource(accessToken: string) {
 }`;
 
 /** A typical response schema and parse, so tree-shaking keeps what an SDK would use of zod. */
-function zodSchema(specifier: string): string {
-  return `import * as z from '${specifier}';
-const Call = z.looseObject({ id: z.string(), status: z.enum(['ringing', 'completed']), duration: z.optional(z.nullable(z.number().check(z.int()))), started_at: z.iso.datetime(), to: z.string().check(z.regex(/^+[1-9]d{1,14}$/)) });
+function zodSchema(specifier: string, looseObject = 'z.looseObject', preamble = ''): string {
+  return `import * as z from '${specifier}';${preamble}
+const Party = ${looseObject}({ number: z.string().check(z.regex(/^\\+[1-9]\\d{1,14}$/)), name: z.string() });
+const Call = ${looseObject}({ id: z.string(), status: z.enum(['ringing', 'completed']), from: Party, to: Party,
+  duration: z.optional(z.nullable(z.number().check(z.int()))), timestamp: z.iso.datetime() });
 export const parse = (x: unknown) => z.array(Call).parse(x);`;
 }
 
@@ -65,6 +67,14 @@ const entries: Entry[] = [
   },
   { name: 'ky', source: `export { default } from 'ky';` },
   { name: 'zod/mini (import * as z, a call schema)', source: zodSchema('zod/mini') },
+  {
+    name: 'zod/mini + core $ZodObjectJIT (bench/mini-jit.ts)',
+    source: zodSchema(
+      'zod/mini',
+      'looseObjectJIT',
+      `\nimport { looseObjectJIT } from './bench/mini-jit.js';`,
+    ),
+  },
   { name: 'zod classic (import * as z, a call schema)', source: zodSchema('zod') },
   { name: 'eventemitter3', source: `export { EventEmitter } from 'eventemitter3';` },
   { name: 'openai (client)', source: `export { OpenAI } from 'openai';` },

@@ -2,6 +2,7 @@
 
 import { recentCallsPage } from '../fixtures.js';
 import { compare } from '../harness.js';
+import { miniJitLoosePage } from '../mini-jit.js';
 import { classicLoosePage, classicStrictPage, miniLoosePage } from '../peers.js';
 import { fmt, goal, type RowResult } from '../report.js';
 
@@ -49,6 +50,7 @@ export async function validationRow(
     { name: 'zod classic loose', run: (d) => classicLoosePage.parse(d) },
     { name: 'zod classic strict', run: (d) => classicStrictPage.parse(d) },
     { name: 'zod/mini loose', run: (d) => miniLoosePage.parse(d) },
+    { name: 'zod/mini loose on core $ZodObjectJIT (proposal)', run: (d) => miniJitLoosePage.parse(d) },
   ];
   if (sdkValidate) contenders.push(sdkValidate);
   const measured = await compare(
