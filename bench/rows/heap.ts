@@ -82,6 +82,7 @@ export async function heapRow(sdk: SdkModule | undefined): Promise<RowResult> {
       for (let i = 0; i < walks.length; i++) {
         const [name, walk] = walks[(i + round) % walks.length]!;
         const before = server.counts.recent;
+        const liveAtStart = liveHeap();
         let liveAtEnd = 0;
         let items = 0;
         // The array is measured while it is still referenced; the streams at their last item.
@@ -90,7 +91,7 @@ export async function heapRow(sdk: SdkModule | undefined): Promise<RowResult> {
           if (count === TOTAL) liveAtEnd = liveHeap();
         });
         const sample = samples.get(name)!;
-        sample.live.push(liveAtEnd);
+        sample.live.push(liveAtEnd - liveAtStart);
         sample.requests.push(server.counts.recent - before);
         sample.items.push(items);
         void kept;
@@ -103,10 +104,10 @@ export async function heapRow(sdk: SdkModule | undefined): Promise<RowResult> {
     const floor = rows[0]!;
     const sdkRow = rows.find((r) => r.name.startsWith('telephony-sdk'));
     return {
-      row: `5. live heap at the last item while iterating ${PAGES} pages × ${PER_PAGE} calls (after gc())`,
+      row: `5. live heap growth at the last item while iterating ${PAGES} pages × ${PER_PAGE} calls (after gc())`,
       command: 'npm run bench -- heap',
       table: [
-        ['contender', 'live heap', 'vs floor', 'requests per run', 'items per run'],
+        ['contender', 'heap growth at last item', 'vs floor', 'requests per run', 'items per run'],
         ...rows.map((r) => [
           r.name,
           `${fmt(r.live / MB, 1)} MB`,
@@ -129,7 +130,9 @@ export async function heapRow(sdk: SdkModule | undefined): Promise<RowResult> {
             ),
           ]
         : [goal('≤ generator + 1 MB, exactly 200 requests', null, 'telephony-sdk not built yet')],
-      notes: [`heap figures are V8 heapUsed of the whole bench process, medians of 3 rotated rounds`],
+      notes: [
+        'heap growth = V8 heapUsed after gc() at the last item minus heapUsed after gc() before the walk; medians of 3 rotated rounds',
+      ],
     };
   } finally {
     await server.close();
