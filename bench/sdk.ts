@@ -4,6 +4,7 @@
  * is being written.
  */
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface SdkPage {
@@ -30,7 +31,9 @@ export interface SdkWebhooksModule {
   signWebhook(body: string | Uint8Array, secret: string, options?: { timestamp?: number }): Promise<string>;
 }
 
-const dist = (file: string) => fileURLToPath(new URL(`../dist/${file}`, import.meta.url));
+/** `TELEPHONY_SDK_DIST=<dir>` measures another build of the package (e.g. a branch's dist) instead of ./dist. */
+const distDir = process.env.TELEPHONY_SDK_DIST ?? fileURLToPath(new URL('../dist', import.meta.url));
+const dist = (file: string) => join(distDir, file);
 
 async function load<T>(file: string, exportName: string): Promise<T | undefined> {
   if (!existsSync(dist(file))) return undefined;

@@ -49,7 +49,11 @@ const legs: Record<string, Leg> = {
 const wanted = process.argv.slice(2).filter((name) => name in legs);
 const selected = wanted.length > 0 ? wanted : Object.keys(legs);
 const service = await startFakeService();
-const config: SmokeConfig = { dist: `${root}dist`, baseUrl: service.url, credentials: FAKE_CREDENTIALS };
+const config: SmokeConfig = {
+  dist: process.env.TELEPHONY_SDK_DIST ?? `${root}dist`,
+  baseUrl: service.url,
+  credentials: FAKE_CREDENTIALS,
+};
 console.log(`smoke against ${service.url} (stand-in service; the sandbox replaces it once built)\n`);
 
 let failures = 0;

@@ -8,6 +8,8 @@ import type { SdkModule } from '../sdk.js';
 
 const BASE = 'http://127.0.0.1:9';
 
+const signed = (us: number) => `${us >= 0 ? '+' : '−'}${fmt(Math.abs(us), 1)} µs`;
+
 export async function cpuRow(sdk: SdkModule | undefined): Promise<RowResult> {
   const body = JSON.stringify(recentCallsPage(0, 100, 100));
   let fetches = 0;
@@ -48,7 +50,7 @@ export async function cpuRow(sdk: SdkModule | undefined): Promise<RowResult> {
       ...measured.map((m) => [
         m.name,
         fmt(m.usPerOp, 1),
-        `+${fmt(added(m.usPerOp), 1)} µs`,
+        signed(added(m.usPerOp)),
         added(openai.usPerOp) > 0 ? `${(added(m.usPerOp) / added(openai.usPerOp)).toFixed(2)}×` : '-',
       ]),
     ],
@@ -57,7 +59,7 @@ export async function cpuRow(sdk: SdkModule | undefined): Promise<RowResult> {
         ? goal(
             'less added than openai-node in the same run',
             added(sdkRow.usPerOp) < added(openai.usPerOp),
-            `sdk +${fmt(added(sdkRow.usPerOp), 1)} µs vs openai +${fmt(added(openai.usPerOp), 1)} µs`,
+            `sdk ${signed(added(sdkRow.usPerOp))} vs openai ${signed(added(openai.usPerOp))}`,
           )
         : goal('less added than openai-node in the same run', null, 'telephony-sdk not built yet'),
     ],
