@@ -14,11 +14,12 @@ import { tokenRow } from './rows/token.js';
 import { validationRow } from './rows/validation.js';
 import { webhookRows } from './rows/webhooks.js';
 import { loadSdk, loadSdkWebhooks } from './sdk.js';
+import { loadSdkPageValidator } from './sdk-schema.js';
 
 const rows: Record<string, () => Promise<RowResult[]>> = {
   throughput: async () => throughputRows(await loadSdk()),
   cpu: async () => [await cpuRow(await loadSdk())],
-  validation: async () => [await validationRow(undefined)],
+  validation: async () => [await validationRow(await loadSdkPageValidator())],
   webhooks: async () => webhookRows(await loadSdkWebhooks()),
   heap: async () => [await heapRow(await loadSdk())],
   token: async () => [await tokenRow(await loadSdk())],
