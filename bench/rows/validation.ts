@@ -69,7 +69,7 @@ export async function validationRow(
     goals: [
       sdk
         ? goal('≤ 60 µs per page', sdk.usPerOp <= 60, `${fmt(sdk.usPerOp, 1)} µs`)
-        : goal('≤ 60 µs per page', null, 'the SDK's CallSchema (src/resources/calls.ts) is not there yet'),
+        : goal('≤ 60 µs per page', null, 'CallSchema of src/resources/calls.ts is not there yet'),
     ],
     notes: [],
   };
