@@ -1,6 +1,10 @@
 /** A local keep-alive node:http server on 127.0.0.1 answering the endpoints the benchmarks use. */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { recentCallsPage } from './fixtures.js';
 
 export interface BenchServer {
@@ -17,6 +21,28 @@ export interface BenchServerOptions {
   tokenDelayMs?: number;
 }
 
+/** Requests the server has answered so far, read from any process. */
+export async function serverCounts(url: string): Promise<{ token: number; recent: number }> {
+  const res = await fetch(`${url}/__counts`);
+  return (await res.json()) as { token: number; recent: number };
+}
+
+/**
+ * The same server in a child process (bench/serve.ts): the client under test then has the
+ * event loop to itself, as it would against a real service.
+ */
+export async function spawnBenchServer(
+  options: BenchServerOptions = {},
+): Promise<{ url: string; close(): void }> {
+  const script = fileURLToPath(new URL('./serve.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(options)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  const { url } = JSON.parse(line) as { url: string };
+  return { url, close: () => child.kill('SIGTERM') };
+}
+
 export async function startBenchServer(options: BenchServerOptions = {}): Promise<BenchServer> {
   const total = options.totalCalls ?? 100;
   const pages = new Map<string, string>();
@@ -24,6 +50,10 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     req.resume();
+    if (url.pathname === '/__counts') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(counts));
+      return;
+    }
     if (req.method === 'POST' && url.pathname === '/v2/oauth/token') {
       counts.token++;
       const body = JSON.stringify({

@@ -3,7 +3,7 @@ import { type Contender, compare, type Measured } from '../harness.js';
 import { BENCH_TOKEN, recentCallsContenders } from '../peers.js';
 import { goal, type RowResult, throughputTable } from '../report.js';
 import type { SdkModule } from '../sdk.js';
-import { startBenchServer } from '../server.js';
+import { spawnBenchServer } from '../server.js';
 
 const IN_FLIGHT = 16;
 
@@ -12,7 +12,7 @@ function inFlight(run: () => Promise<unknown>, n: number): () => Promise<unknown
 }
 
 export async function throughputRows(sdk: SdkModule | undefined): Promise<RowResult[]> {
-  const server = await startBenchServer({ totalCalls: 100 });
+  const server = await spawnBenchServer({ totalCalls: 100 });
   try {
     const peers = recentCallsContenders(server.url);
     const base: Contender[] = [
@@ -34,21 +34,21 @@ export async function throughputRows(sdk: SdkModule | undefined): Promise<RowRes
     }
     const page = await peers.floor();
     const pageBytes = JSON.stringify({ status: 'success', data: page }).length;
-    const sequential = await compare(base, { rounds: 5, runsPerRound: 150, warmupRuns: 20 });
+    const sequential = await compare(base, { rounds: 9, runsPerRound: 100, warmupRuns: 100 });
     const parallel = await compare(
       base.map((c) => ({
         ...c,
         run: inFlight(c.run as () => Promise<unknown>, IN_FLIGHT),
         opsPerRun: IN_FLIGHT,
       })),
-      { rounds: 5, runsPerRound: 12, warmupRuns: 3 },
+      { rounds: 9, runsPerRound: 8, warmupRuns: 6 },
     );
     return [
       rowResult('1 in flight', sequential, 0.95, pageBytes),
       rowResult(`${IN_FLIGHT} in flight`, parallel, 0.9, pageBytes),
     ];
   } finally {
-    await server.close();
+    server.close();
   }
 }
 
@@ -71,7 +71,7 @@ function rowResult(mode: string, rows: Measured[], target: number, pageBytes: nu
       ]
     : [goal(`≥ ${target}× raw fetch`, null, 'telephony-sdk not built yet (dist has no TelephonyClient)')];
   return {
-    row: `1. calls.listRecent({ limit: 100 }) req/s, ${mode} (local node:http keep-alive, ${(pageBytes / 1000).toFixed(1)} KB page)`,
+    row: `1. calls.listRecent({ limit: 100 }) req/s, ${mode} (node:http keep-alive server in its own process, ${(pageBytes / 1000).toFixed(1)} KB page)`,
     command: 'npm run bench -- throughput',
     table: throughputTable(rows, 'openai-node client.get'),
     goals,
