@@ -37,7 +37,7 @@ export async function cpuRow(sdk: SdkModule | undefined): Promise<RowResult> {
       run: () => client.calls.listRecent({ limit: 100 }),
     });
   }
-  const measured = await compare(contenders, { rounds: 7, runsPerRound: 300, warmupRuns: 100 });
+  const measured = await compare(contenders, { rounds: 11, runsPerRound: 300, warmupRuns: 100 });
   const floor = measured[0]!;
   const openai = measured.find((m) => m.name.startsWith('openai'))!;
   const sdkRow = measured.find((m) => m.name.startsWith('telephony-sdk'));

@@ -34,14 +34,14 @@ export async function throughputRows(sdk: SdkModule | undefined): Promise<RowRes
     }
     const page = await peers.floor();
     const pageBytes = JSON.stringify({ status: 'success', data: page }).length;
-    const sequential = await compare(base, { rounds: 9, runsPerRound: 100, warmupRuns: 100 });
+    const sequential = await compare(base, { rounds: 15, runsPerRound: 100, warmupRuns: 100 });
     const parallel = await compare(
       base.map((c) => ({
         ...c,
         run: inFlight(c.run as () => Promise<unknown>, IN_FLIGHT),
         opsPerRun: IN_FLIGHT,
       })),
-      { rounds: 9, runsPerRound: 8, warmupRuns: 6 },
+      { rounds: 15, runsPerRound: 8, warmupRuns: 6 },
     );
     return [
       rowResult('1 in flight', sequential, 0.95, pageBytes),

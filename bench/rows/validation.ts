@@ -55,7 +55,7 @@ export async function validationRow(
   if (sdkValidate) contenders.push(sdkValidate);
   const measured = await compare(
     contenders.map((c) => ({ name: c.name, run: () => c.run(data) })),
-    { rounds: 7, runsPerRound: 400, warmupRuns: 200 },
+    { rounds: 9, runsPerRound: 400, warmupRuns: 200 },
   );
   const floor = measured[0]!;
   const sdk = measured.find((m) => m.name.startsWith('telephony-sdk'));

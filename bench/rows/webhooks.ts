@@ -108,7 +108,7 @@ export async function webhookRows(sdk: SdkWebhooksModule | undefined): Promise<R
     ['64 KB', 65536, 150],
   ] as const) {
     const contenders = await contendersFor(size, sdk);
-    const measured = await compare(contenders, { rounds: 7, runsPerRound: runs, warmupRuns: 50 });
+    const measured = await compare(contenders, { rounds: 9, runsPerRound: runs, warmupRuns: 50 });
     results.push({
       row: `4. verifyWebhook (verify + parse) ops/s, ${label} body`,
       command: 'npm run bench -- webhooks',
