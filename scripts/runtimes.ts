@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { CHROMIUM, runInBrowser } from './runtimes/browser.js';
-import { FAKE_CREDENTIALS, startFakeService } from './runtimes/fake-service.js';
+import { answersPreflight, startCorsProxy, startService } from './runtimes/service.js';
 import type { SmokeConfig, SmokeResult } from './runtimes/types.js';
 
 const run = promisify(execFile);
@@ -42,19 +42,25 @@ const legs: Record<string, Leg> = {
   deno: cliLeg('npx', ['-y', 'deno', 'run', '-A']),
   chromium: async (config) => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} missing: apt-get install -y chromium`);
-    return runInBrowser(config, smokeShared);
+    if (await answersPreflight(config.baseUrl)) return runInBrowser(config, smokeShared);
+    console.log(
+      'note: the service does not answer CORS preflights; the browser goes through a local CORS proxy',
+    );
+    const proxy = await startCorsProxy(config.baseUrl);
+    try {
+      return await runInBrowser({ ...config, baseUrl: proxy.url }, smokeShared);
+    } finally {
+      proxy.close();
+    }
   },
 };
 
 const wanted = process.argv.slice(2).filter((name) => name in legs);
 const selected = wanted.length > 0 ? wanted : Object.keys(legs);
-const service = await startFakeService();
-const config: SmokeConfig = {
-  dist: process.env.TELEPHONY_SDK_DIST ?? `${root}dist`,
-  baseUrl: service.url,
-  credentials: FAKE_CREDENTIALS,
-};
-console.log(`smoke against ${service.url} (stand-in service; the sandbox replaces it once built)\n`);
+const dist = process.env.TELEPHONY_SDK_DIST ?? `${root}dist`;
+const service = await startService(dist);
+const config: SmokeConfig = { dist, baseUrl: service.baseUrl, credentials: service.credentials };
+console.log(`smoke against ${service.name} at ${service.baseUrl}, package from ${dist}\n`);
 
 let failures = 0;
 try {
