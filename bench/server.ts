@@ -21,12 +21,6 @@ export interface BenchServerOptions {
   tokenDelayMs?: number;
 }
 
-/** Requests the server has answered so far, read from any process. */
-export async function serverCounts(url: string): Promise<{ token: number; recent: number }> {
-  const res = await fetch(`${url}/__counts`);
-  return (await res.json()) as { token: number; recent: number };
-}
-
 /**
  * The same server in a child process (bench/serve.ts): the client under test then has the
  * event loop to itself, as it would against a real service.
@@ -50,10 +44,6 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     req.resume();
-    if (url.pathname === '/__counts') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(counts));
-      return;
-    }
     if (req.method === 'POST' && url.pathname === '/v2/oauth/token') {
       counts.token++;
       const body = JSON.stringify({
