@@ -1,0 +1,182 @@
+import type { Scheduler } from './clock.js';
+import { invalid, notFound } from './http.js';
+
+/** Call status values (SPEC.md, States and transitions). */
+export type CallStatus =
+  | 'initiating'
+  | 'ringing'
+  | 'answered'
+  | 'missed'
+  | 'voicemail'
+  | 'completed'
+  | 'transferring'
+  | 'ended';
+
+/** Timings of an outbound call's life on the sandbox clock. */
+export const OUTBOUND_TIMINGS_MS = { ringing: 1_000, answered: 5_000, completed: 35_000 } as const;
+/** How long a transfer stays `transferring` before the call is answered at its new end. */
+export const TRANSFER_MS = 2_000;
+
+const IN_PROGRESS: readonly CallStatus[] = ['initiating', 'ringing', 'answered', 'transferring'];
+
+export interface Party {
+  number: string;
+  name: string;
+}
+
+/** Everything the sandbox keeps about a call. */
+export interface StoredCall {
+  id: string;
+  direction: 'inbound' | 'outbound';
+  from: Party & { contact_id: string | null };
+  to: Party & { user_id: string | null };
+  status: CallStatus;
+  startedAt: number;
+  answeredAt: number | null;
+  endedAt: number | null;
+  record: boolean;
+  notes: string;
+  tags: string[];
+  queue: { id: string; name: string; wait_time: number } | null;
+  transferHistory: { to: string; type: string; at: string }[];
+  customData: Record<string, unknown>;
+  callbackUrl: string | null;
+  userId: string | null;
+}
+
+/** Notified on every status change, to turn it into webhook events and callback posts. */
+export type StatusListener = (call: StoredCall, previous: CallStatus | null) => void;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The calls of the account and the transitions that move them. */
+export class CallStore {
+  readonly #calls = new Map<string, StoredCall>();
+  #next = 1;
+
+  constructor(
+    private readonly clock: Scheduler,
+    private readonly onStatus: StatusListener,
+  ) {}
+
+  all(): StoredCall[] {
+    return [...this.#calls.values()];
+  }
+
+  get(id: string): StoredCall {
+    const call = this.#calls.get(id);
+    if (!call) throw notFound(`No call with id ${id}`);
+    return call;
+  }
+
+  add(init: Omit<StoredCall, 'id' | 'startedAt' | 'answeredAt' | 'endedAt' | 'transferHistory'>): StoredCall {
+    const call: StoredCall = {
+      ...init,
+      id: `call_${String(this.#next++).padStart(6, '0')}`,
+      startedAt: this.clock.now(),
+      answeredAt: null,
+      endedAt: null,
+      transferHistory: [],
+    };
+    this.#calls.set(call.id, call);
+    this.onStatus(call, null);
+    if (call.direction === 'outbound') {
+      const { ringing, answered, completed } = OUTBOUND_TIMINGS_MS;
+      this.#after(call, ringing, 'initiating', 'ringing');
+      this.#after(call, answered, 'ringing', 'answered');
+      this.#after(call, completed, 'answered', 'completed');
+    }
+    return call;
+  }
+
+  /** Moves a call; `answered` stamps the answer time, terminal states the end time. */
+  move(call: StoredCall, status: CallStatus): void {
+    const previous = call.status;
+    call.status = status;
+    const now = this.clock.now();
+    if (status === 'answered' && call.answeredAt === null) call.answeredAt = now;
+    if (!IN_PROGRESS.includes(status)) call.endedAt = now;
+    this.onStatus(call, previous);
+  }
+
+  /** DELETE: only a call in progress can be ended; a finished one is `invalid_parameter`. */
+  end(call: StoredCall): void {
+    if (!IN_PROGRESS.includes(call.status)) throw invalid(`Call ${call.id} is not in progress`);
+    this.move(call, 'ended');
+  }
+
+  transfer(call: StoredCall, to: string, type: string): void {
+    if (!IN_PROGRESS.includes(call.status) || call.status === 'transferring') {
+      throw invalid(`Call ${call.id} cannot be transferred in status ${call.status}`);
+    }
+    call.transferHistory.push({ to, type, at: iso(this.clock.now()) });
+    this.move(call, 'transferring');
+    this.#after(call, TRANSFER_MS, 'transferring', 'answered');
+  }
+
+  /** Answers or misses a ringing call (incoming calls wait for one of these). */
+  settleRinging(id: string, status: 'answered' | 'missed' | 'voicemail'): StoredCall {
+    const call = this.get(id);
+    if (call.status !== 'ringing') throw new Error(`Call ${id} is ${call.status}, not ringing`);
+    this.move(call, status);
+    return call;
+  }
+
+  /** Seconds talked: from the answer to the end (or to now while the call goes on). */
+  duration(call: StoredCall): number {
+    if (call.answeredAt === null) return 0;
+    return Math.floor(((call.endedAt ?? this.clock.now()) - call.answeredAt) / 1000);
+  }
+
+  #after(call: StoredCall, delayMs: number, expected: CallStatus, next: CallStatus): void {
+    // A transition only fires if nothing else (an end, a transfer) moved the call meanwhile.
+    this.clock.schedule(delayMs, () => {
+      if (call.status === expected && this.#calls.has(call.id)) this.move(call, next);
+    });
+  }
+}
+
+/** The list form (calls/recent). */
+export function listForm(call: StoredCall, duration: number) {
+  return {
+    id: call.id,
+    direction: call.direction,
+    from: { number: call.from.number, name: call.from.name },
+    to: { number: call.to.number, name: call.to.name },
+    duration,
+    status: call.status,
+    recording_url: call.record && call.endedAt !== null ? `/v2/calls/${call.id}/recording` : null,
+    notes: call.notes,
+    tags: [...call.tags],
+    timestamp: iso(call.startedAt),
+  };
+}
+
+/** The detail form (GET one call). */
+export function detailForm(call: StoredCall, duration: number) {
+  return {
+    ...listForm(call, duration),
+    from: { ...call.from },
+    to: { ...call.to },
+    ended_at: call.endedAt === null ? null : iso(call.endedAt),
+    queue: call.queue,
+    transferred: call.transferHistory.length > 0,
+    transfer_history: call.transferHistory.map((entry) => ({ ...entry })),
+    custom_data: call.customData,
+  };
+}
+
+/** The creation form (POST /v2/calls). */
+export function creationForm(call: StoredCall) {
+  return {
+    id: call.id,
+    status: call.status,
+    direction: call.direction,
+    from: { number: call.from.number, name: call.from.name },
+    to: { number: call.to.number, name: call.to.name },
+    timestamp: iso(call.startedAt),
+    custom_data: call.customData,
+  };
+}
+
+export const isoTime = iso;

@@ -1,0 +1,145 @@
+import { SandboxError } from './http.js';
+
+/** Plans of SPEC.md's Limits table. */
+export type Plan = 'starter' | 'pro' | 'enterprise';
+
+/** Requests per minute per plan (SPEC.md, Limits). */
+export const RATE_PER_MINUTE: Record<Plan, number> = { starter: 100, pro: 500, enterprise: 2000 };
+
+/** An OAuth application allowed to use the client-credentials grant on v2. */
+export interface SandboxClient {
+  clientId: string;
+  clientSecret: string;
+  /** Scopes the application may be granted. Default calls:read calls:write contacts:read. */
+  scopes?: string[];
+  /** Default 'starter'. */
+  plan?: Plan;
+  /** Administrators may pass `user_id` on calls endpoints. Default true. */
+  admin?: boolean;
+}
+
+/** A v1 API key. */
+export interface SandboxApiKey {
+  key: string;
+  /** Default users:read users:write. */
+  permissions?: string[];
+  /** Default 'starter'. */
+  plan?: Plan;
+}
+
+/** Who a request is made as, once its bearer value is accepted. */
+export interface Principal {
+  /** The rate-limit bucket: the client id or the API key. */
+  id: string;
+  scopes: readonly string[];
+  plan: Plan;
+  admin: boolean;
+}
+
+export const DEFAULT_CLIENT = {
+  clientId: 'sandbox_client_id',
+  clientSecret: 'sandbox_client_secret',
+  scopes: ['calls:read', 'calls:write', 'contacts:read'],
+} as const;
+export const DEFAULT_API_KEY = {
+  key: 'sandbox_api_key',
+  permissions: ['users:read', 'users:write'],
+} as const;
+
+/** Token lifetime in seconds (SPEC.md, Authentication: 3600 in the shown response). */
+export const TOKEN_LIFETIME_SECONDS = 3600;
+
+interface Token {
+  principal: Principal;
+  expiresAt: number;
+}
+
+const unauthorized = (message: string) => new SandboxError(401, 'unauthorized', message);
+
+function randomToken(prefix: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return prefix + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Client credentials, issued tokens and API keys. */
+export class Credentials {
+  readonly #clients = new Map<string, SandboxClient>();
+  readonly #apiKeys = new Map<string, SandboxApiKey>();
+  readonly #tokens = new Map<string, Token>();
+
+  constructor(clients: SandboxClient[], apiKeys: SandboxApiKey[]) {
+    for (const client of clients) this.#clients.set(client.clientId, client);
+    for (const apiKey of apiKeys) this.#apiKeys.set(apiKey.key, apiKey);
+  }
+
+  /**
+   * POST /v2/oauth/token. Granted scopes are the requested ones the application may have; with no
+   * `scope` field, all of the application's scopes.
+   */
+  issueToken(form: URLSearchParams, now: number) {
+    if (form.get('grant_type') !== 'client_credentials') {
+      throw new SandboxError(400, 'invalid_parameter', 'grant_type must be client_credentials');
+    }
+    const client = this.#clients.get(form.get('client_id') ?? '');
+    if (!client || client.clientSecret !== form.get('client_secret')) {
+      throw unauthorized('Invalid client credentials');
+    }
+    const allowed = client.scopes ?? [...DEFAULT_CLIENT.scopes];
+    const requested = form.get('scope')?.split(' ').filter(Boolean);
+    const scopes = requested ? allowed.filter((scope) => requested.includes(scope)) : allowed;
+    const accessToken = randomToken('sbx_at_');
+    const principal = {
+      id: client.clientId,
+      scopes,
+      plan: client.plan ?? 'starter',
+      admin: client.admin ?? true,
+    };
+    this.#tokens.set(accessToken, { principal, expiresAt: now + TOKEN_LIFETIME_SECONDS * 1000 });
+    return {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: TOKEN_LIFETIME_SECONDS,
+      scope: scopes.join(' '),
+    };
+  }
+
+  /** The principal behind a v2 bearer token, or 401 `unauthorized`. */
+  fromToken(authorization: string | null, now: number): Principal {
+    const token = this.#tokens.get(bearer(authorization) ?? '');
+    if (!token) throw unauthorized('Authentication required: missing or invalid access token');
+    if (token.expiresAt <= now) throw unauthorized('The access token has expired');
+    return token.principal;
+  }
+
+  /** The principal behind a v1 API key, or 401 `authentication_failed`. */
+  fromApiKey(authorization: string | null): Principal {
+    const apiKey = this.#apiKeys.get(bearer(authorization) ?? '');
+    if (!apiKey) throw new SandboxError(401, 'authentication_failed', 'Invalid or missing API key');
+    // Keys come from an administrator's account settings (SPEC.md, Authentication 8).
+    return {
+      id: `key:${apiKey.key}`,
+      scopes: apiKey.permissions ?? [...DEFAULT_API_KEY.permissions],
+      plan: apiKey.plan ?? 'starter',
+      admin: true,
+    };
+  }
+}
+
+function bearer(authorization: string | null): string | undefined {
+  const match = /^Bearer (\S+)$/i.exec(authorization ?? '');
+  return match?.[1];
+}
+
+/** 403 unless the principal holds one of `scopes`. */
+export function requireScope(principal: Principal, ...scopes: string[]): void {
+  if (!scopes.some((scope) => principal.scopes.includes(scope))) {
+    throw new SandboxError(403, 'forbidden', `This request needs one of the scopes: ${scopes.join(', ')}`);
+  }
+}
+
+/** 403 for `user_id` from a non-administrator (SPEC.md, Authentication 7). */
+export function requireAdminFor(principal: Principal, userId: string | null | undefined): void {
+  if (userId != null && !principal.admin) {
+    throw new SandboxError(403, 'forbidden', 'user_id is for administrators only');
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The part of msw's `http` namespace the sandbox needs. Callers pass their own `http`, so the
+ * testing entry never imports msw and msw stays a dev dependency of the user's project.
+ */
+export interface MswHttp<Handler> {
+  all(path: string, resolver: (info: { request: Request }) => Promise<Response>): Handler;
+}
+
+/** Where the sandbox is mounted in msw: the client's `baseUrl` and `baseUrlV1`. */
+export interface MswMount {
+  baseUrl: string;
+  /** Defaults to `baseUrl`. */
+  baseUrlV1?: string;
+}
+
+export function mswHandlers<Handler>(
+  http: MswHttp<Handler>,
+  mount: MswMount,
+  handle: (request: Request) => Promise<Response>,
+): Handler[] {
+  const trim = (url: string) => url.replace(/\/+$/, '');
+  const resolver = ({ request }: { request: Request }) => handle(request);
+  return [
+    http.all(`${trim(mount.baseUrl)}/v2/*`, resolver),
+    http.all(`${trim(mount.baseUrlV1 ?? mount.baseUrl)}/v1/*`, resolver),
+  ];
+}

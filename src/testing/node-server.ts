@@ -1,0 +1,66 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** A running local server. */
+export interface ListeningSandbox {
+  /** `http://127.0.0.1:<port>` — use it as both `baseUrl` and `baseUrlV1`. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+async function toRequest(message: IncomingMessage, origin: string): Promise<Request> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of message) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(message.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const hasBody = message.method !== 'GET' && message.method !== 'HEAD';
+  return new Request(new URL(message.url ?? '/', origin), {
+    method: message.method ?? 'GET',
+    headers,
+    ...(hasBody ? { body: Buffer.concat(chunks) } : {}),
+  });
+}
+
+async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(Buffer.from(await response.arrayBuffer()));
+}
+
+/**
+ * Serves `handle` with node:http on 127.0.0.1 only. node:http is imported here, inside the
+ * function, so the testing entry still loads in runtimes without it.
+ */
+export async function listenOnLoopback(
+  handle: (request: Request) => Promise<Response>,
+  port = 0,
+): Promise<ListeningSandbox> {
+  const { createServer } = await import('node:http');
+  let origin = '';
+  const server = createServer((req, res) => {
+    toRequest(req, origin)
+      .then(handle)
+      .then((response) => writeResponse(response, res))
+      .catch(() => {
+        res.statusCode = 500;
+        res.end();
+      });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  origin = `http://127.0.0.1:${actualPort}`;
+  return {
+    url: origin,
+    port: actualPort,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,150 @@
+import type { CallStore } from './calls.js';
+import * as calls from './calls-routes.js';
+import type { Credentials, Principal } from './credentials.js';
+import { type ApiVersion, errorResponse, invalid, json, notFound, SandboxError } from './http.js';
+import type { RateLimiter } from './rate-limit.js';
+import type { Users } from './users.js';
+import type { Webhooks } from './webhooks.js';
+
+/** The state the routes act on. */
+export interface World {
+  now: () => number;
+  credentials: Credentials;
+  rateLimiter: RateLimiter;
+  calls: CallStore;
+  users: Users;
+  webhooks: Webhooks;
+  accountNumber: string;
+}
+
+type Handler = (
+  request: Request,
+  query: URLSearchParams,
+  principal: Principal,
+  id: string,
+) => Response | Promise<Response>;
+
+interface Route {
+  version: ApiVersion;
+  method: string;
+  /** Path after /v1 or /v2; `:id` matches one segment. */
+  pattern: string;
+  handler: (world: World) => Handler;
+}
+
+const ROUTES: Route[] = [
+  {
+    version: 'v2',
+    method: 'GET',
+    pattern: '/calls/recent',
+    handler: (w) => (_r, q, p) => calls.listRecent(w.calls, q, p),
+  },
+  {
+    version: 'v2',
+    method: 'GET',
+    pattern: '/calls/stats',
+    handler: (w) => (_r, q, p) => calls.callStats(w.calls, q, p),
+  },
+  {
+    version: 'v2',
+    method: 'GET',
+    pattern: '/calls/:id',
+    handler: (w) => (_r, _q, p, id) => calls.getCall(w.calls, id, p),
+  },
+  {
+    version: 'v2',
+    method: 'POST',
+    pattern: '/calls',
+    handler: (w) => (r, _q, p) => calls.createCall(w.calls, r, p, w.accountNumber),
+  },
+  {
+    version: 'v2',
+    method: 'DELETE',
+    pattern: '/calls/:id',
+    handler: (w) => (_r, _q, p, id) => calls.endCall(w.calls, id, p),
+  },
+  {
+    version: 'v2',
+    method: 'POST',
+    pattern: '/calls/:id/transfer',
+    handler: (w) => (r, _q, p, id) => calls.transferCall(w.calls, id, r, p),
+  },
+  {
+    version: 'v2',
+    method: 'POST',
+    pattern: '/webhooks',
+    handler: (w) => (r, _q, p) => w.webhooks.create(r, p),
+  },
+  { version: 'v1', method: 'GET', pattern: '/users', handler: (w) => (_r, q, p) => w.users.list(q, p) },
+  { version: 'v1', method: 'POST', pattern: '/users', handler: (w) => (r, _q, p) => w.users.create(r, p) },
+  {
+    version: 'v1',
+    method: 'GET',
+    pattern: '/users/:id',
+    handler: (w) => (_r, _q, p, id) => w.users.get(id, p),
+  },
+  {
+    version: 'v1',
+    method: 'PATCH',
+    pattern: '/users/:id',
+    handler: (w) => (r, _q, p, id) => w.users.update(id, r, p),
+  },
+  {
+    version: 'v1',
+    method: 'DELETE',
+    pattern: '/users/:id',
+    handler: (w) => (_r, _q, p, id) => w.users.delete(id, p),
+  },
+];
+
+function match(route: Route, path: string): string | undefined {
+  const want = route.pattern.split('/');
+  const got = path.split('/');
+  if (want.length !== got.length) return undefined;
+  let id = '';
+  for (const [index, part] of want.entries()) {
+    const actual = got[index] ?? '';
+    if (part === ':id') {
+      if (actual === '') return undefined;
+      id = decodeURIComponent(actual);
+    } else if (part !== actual) return undefined;
+  }
+  return id;
+}
+
+async function token(world: World, request: Request): Promise<Response> {
+  if (!(request.headers.get('content-type') ?? '').includes('application/x-www-form-urlencoded')) {
+    throw invalid('The token request must be application/x-www-form-urlencoded');
+  }
+  const form = new URLSearchParams(await request.text());
+  return json(world.credentials.issueToken(form, world.now()));
+}
+
+/** Answers one request against the world, in the shapes of the path's version. */
+export async function route(world: World, request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  // Routing looks only at the part from /v1 or /v2 on, so any base URL prefix works.
+  const found = /\/(v1|v2)(\/.*)$/.exec(url.pathname);
+  const version: ApiVersion = found?.[1] === 'v1' ? 'v1' : 'v2';
+  try {
+    const path = found?.[2] ?? '';
+    if (version === 'v2' && path === '/oauth/token' && request.method === 'POST')
+      return await token(world, request);
+    for (const candidate of ROUTES) {
+      if (candidate.version !== version || candidate.method !== request.method) continue;
+      const id = match(candidate, path);
+      if (id === undefined) continue;
+      const authorization = request.headers.get('authorization');
+      const principal =
+        version === 'v2'
+          ? world.credentials.fromToken(authorization, world.now())
+          : world.credentials.fromApiKey(authorization);
+      world.rateLimiter.take(principal, world.now());
+      return await candidate.handler(world)(request, url.searchParams, principal, id);
+    }
+    throw notFound(`No route for ${request.method} ${url.pathname}`);
+  } catch (error) {
+    if (error instanceof SandboxError) return errorResponse(version, error);
+    return errorResponse(version, new SandboxError(500, 'server_error', 'Internal sandbox error'));
+  }
+}

@@ -1,0 +1,155 @@
+import { CallStore, detailForm } from './calls.js';
+import { type ClockOptions, type SandboxClock, Scheduler } from './clock.js';
+import {
+  Credentials,
+  DEFAULT_API_KEY,
+  DEFAULT_CLIENT,
+  type SandboxApiKey,
+  type SandboxClient,
+} from './credentials.js';
+import { Deliverer, type Delivery } from './delivery.js';
+import { CallNotifier } from './events.js';
+import { type MswHttp, type MswMount, mswHandlers } from './msw.js';
+import { type ListeningSandbox, listenOnLoopback } from './node-server.js';
+import { RateLimiter } from './rate-limit.js';
+import { route, type World } from './router.js';
+import { Users } from './users.js';
+import { type StoredWebhook, Webhooks } from './webhooks.js';
+
+/** Options of {@link createSandbox}. */
+export interface SandboxOptions {
+  /** OAuth applications. Default: one admin starter-plan client, see `sandbox.credentials`. */
+  clients?: SandboxClient[];
+  /** v1 API keys. Default: one key with users:read and users:write. */
+  apiKeys?: SandboxApiKey[];
+  /** Manual (default, for tests) or real-time clock (CLI, demo). */
+  clock?: ClockOptions;
+  /** The account's number: the default and only valid `from` of POST /v2/calls. Default +15550100000. */
+  accountNumber?: string;
+  /** Secret that signs callback_url notifications (they have no webhook secret). Default 'sandbox_callback_secret'. */
+  callbackSecret?: string;
+  /** fetch used to deliver webhooks. Default globalThis.fetch, read at each delivery. */
+  deliveryFetch?: typeof fetch;
+}
+
+/** An incoming call for {@link Sandbox.simulateIncomingCall}. */
+export interface IncomingCallInit {
+  from: string;
+  fromName?: string;
+  /** Default the account number. */
+  to?: string;
+  toName?: string;
+  /** The user the call rings for (`to.user_id`). */
+  userId?: string;
+  contactId?: string;
+  customData?: Record<string, unknown>;
+}
+
+type CallDetail = ReturnType<typeof detailForm>;
+
+/** A stateful, in-memory telephony service. */
+export interface Sandbox {
+  /** fetch-compatible: pass it as the client's `fetch`; the URL's host is ignored. */
+  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  /** Serves the sandbox over HTTP on 127.0.0.1 (port 0: any free port). */
+  listen(options?: { port?: number }): Promise<ListeningSandbox>;
+  /** msw handlers for `baseUrl`/v2/* and `baseUrlV1`/v1/*; pass msw's `http`. */
+  mswHandlers<Handler>(http: MswHttp<Handler>, mount: MswMount): Handler[];
+  /** The sandbox clock. */
+  clock: SandboxClock;
+  /** Moves time forward, runs due transitions and re-deliveries, and waits for deliveries in flight. */
+  advance(ms: number): Promise<void>;
+  /** Resolves once no webhook delivery is in flight. */
+  idle(): Promise<void>;
+  /** Ready credentials of the default client and API key. */
+  credentials: { clientId: string; clientSecret: string; apiKey: string };
+  /** Every webhook and callback delivery attempt so far, oldest first. */
+  readonly deliveries: readonly Delivery[];
+  /** Registered webhooks, secrets included. */
+  readonly webhooks: readonly StoredWebhook[];
+  /** An inbound call arrives `ringing` and `call.incoming` is sent. */
+  simulateIncomingCall(init: IncomingCallInit): CallDetail;
+  /** A ringing call is answered (`call.answered`). */
+  answerCall(callId: string): CallDetail;
+  /** A ringing call is not answered (`call.missed`). */
+  missCall(callId: string): CallDetail;
+  /** Stops the real-time ticker. Servers from listen() are closed with their own close(). */
+  close(): void;
+}
+
+/** Creates a sandbox: a faithful local implementation of the service of SPEC.md. */
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const clock = new Scheduler(options.clock);
+  const isoNow = () => new Date(clock.now()).toISOString();
+  const clients = options.clients ?? [
+    { clientId: DEFAULT_CLIENT.clientId, clientSecret: DEFAULT_CLIENT.clientSecret },
+  ];
+  const apiKeys = options.apiKeys ?? [{ key: DEFAULT_API_KEY.key }];
+  const deliverer = new Deliverer(clock, (input, init) =>
+    (options.deliveryFetch ?? globalThis.fetch)(input, init),
+  );
+  const webhooks = new Webhooks(isoNow);
+  const notifier: CallNotifier = new CallNotifier(
+    clock,
+    webhooks,
+    deliverer,
+    options.callbackSecret ?? 'sandbox_callback_secret',
+    (): CallStore => calls,
+  );
+  const calls: CallStore = new CallStore(clock, notifier.onStatus);
+  const accountNumber = options.accountNumber ?? '+15550100000';
+  const world: World = {
+    now: () => clock.now(),
+    credentials: new Credentials(clients, apiKeys),
+    rateLimiter: new RateLimiter(),
+    calls,
+    users: new Users(isoNow),
+    webhooks,
+    accountNumber,
+  };
+  const handle = (request: Request) => route(world, request);
+  const detail = (callId: string) => {
+    const call = calls.get(callId);
+    return detailForm(call, calls.duration(call));
+  };
+  const advance = async (ms: number) => {
+    await clock.advance(ms);
+    await deliverer.idle();
+  };
+
+  return {
+    fetch: (input, init) =>
+      handle(input instanceof Request && init === undefined ? input : new Request(input, init)),
+    listen: ({ port } = {}) => listenOnLoopback(handle, port),
+    mswHandlers: (http, mount) => mswHandlers(http, mount, handle),
+    clock: { now: () => clock.now(), advance },
+    advance,
+    idle: () => deliverer.idle(),
+    credentials: {
+      clientId: clients[0]?.clientId ?? DEFAULT_CLIENT.clientId,
+      clientSecret: clients[0]?.clientSecret ?? DEFAULT_CLIENT.clientSecret,
+      apiKey: apiKeys[0]?.key ?? DEFAULT_API_KEY.key,
+    },
+    deliveries: deliverer.deliveries,
+    webhooks: webhooks.registered,
+    simulateIncomingCall: (init) =>
+      detail(
+        calls.add({
+          direction: 'inbound',
+          from: { number: init.from, name: init.fromName ?? '', contact_id: init.contactId ?? null },
+          to: { number: init.to ?? accountNumber, name: init.toName ?? '', user_id: init.userId ?? null },
+          status: 'ringing',
+          record: false,
+          notes: '',
+          tags: [],
+          queue: { id: 'queue_main', name: 'Main', wait_time: 0 },
+          customData: init.customData ?? {},
+          callbackUrl: null,
+          userId: init.userId ?? null,
+        }).id,
+      ),
+    answerCall: (callId) => detail(calls.settleRinging(callId, 'answered').id),
+    missCall: (callId) => detail(calls.settleRinging(callId, 'missed').id),
+    close: () => clock.stop(),
+  };
+}

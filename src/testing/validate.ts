@@ -1,0 +1,73 @@
+import { invalid } from './http.js';
+
+const E164 = /^\+[1-9]\d{1,14}$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** An integer query parameter within [min, max], or `fallback` when absent. */
+export function intParam(query: URLSearchParams, name: string, fallback: number, min: number, max: number) {
+  const raw = query.get(name);
+  if (raw === null) return fallback;
+  if (!/^\d+$/.test(raw)) throw invalid(`${name} must be an integer`);
+  const value = Number(raw);
+  if (value < min || value > max) throw invalid(`${name} must be between ${min} and ${max}`);
+  return value;
+}
+
+export function enumValue<T extends string>(value: unknown, name: string, allowed: readonly T[]): T {
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    throw invalid(`${name} must be one of ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+export function enumParam<T extends string>(
+  query: URLSearchParams,
+  name: string,
+  allowed: readonly T[],
+): T | undefined {
+  const raw = query.get(name);
+  return raw === null ? undefined : enumValue(raw, name, allowed);
+}
+
+/**
+ * An ISO 8601 date or date-time. A bare date used as the end of a period covers that whole day,
+ * so `to=2025-01-15` includes calls made on the 15th.
+ */
+export function dateParam(query: URLSearchParams, name: string, endOfPeriod = false): number | undefined {
+  const raw = query.get(name);
+  if (raw === null) return undefined;
+  const time = ISO_DATE.test(raw) ? Date.parse(raw) : Number.NaN;
+  if (Number.isNaN(time)) throw invalid(`${name} must be an ISO 8601 date`);
+  return endOfPeriod && raw.length === 10 ? time + 86_400_000 - 1 : time;
+}
+
+export function e164(value: unknown, name: string): string {
+  if (typeof value !== 'string' || !E164.test(value)) throw invalid(`${name} must be an E.164 number`);
+  return value;
+}
+
+export function optionalString(body: Record<string, unknown>, name: string): string | undefined {
+  const value = body[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw invalid(`${name} must be a string`);
+  return value;
+}
+
+export function requiredString(body: Record<string, unknown>, name: string): string {
+  const value = optionalString(body, name);
+  if (value === undefined || value.trim() === '') throw invalid(`${name} is required`);
+  return value;
+}
+
+export function optionalBoolean(body: Record<string, unknown>, name: string): boolean | undefined {
+  const value = body[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') throw invalid(`${name} must be a boolean`);
+  return value;
+}
+
+/** Rejects body fields the spec does not list, so a misspelt field is not silently dropped. */
+export function onlyFields(body: Record<string, unknown>, allowed: readonly string[]): void {
+  const unknown = Object.keys(body).filter((key) => !allowed.includes(key));
+  if (unknown.length > 0) throw invalid(`Unknown field: ${unknown.join(', ')}`);
+}
