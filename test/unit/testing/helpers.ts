@@ -1,0 +1,42 @@
+import { createSandbox, type Sandbox, type SandboxOptions } from 'telephony-sdk/testing';
+
+export const BASE = 'http://sandbox.test';
+
+/** A sandbox and raw-request helpers that know nothing of the SDK. */
+export function rawSandbox(options: SandboxOptions = {}) {
+  const sandbox = createSandbox(options);
+  const tokenFor = async (form: Record<string, string> = {}) => {
+    const response = await sandbox.fetch(
+      new Request(`${BASE}/v2/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: sandbox.credentials.clientId,
+          client_secret: sandbox.credentials.clientSecret,
+          ...form,
+        }),
+      }),
+    );
+    return (await response.json()) as { access_token: string; scope: string; expires_in: number };
+  };
+  return { sandbox, tokenFor, ...requests(sandbox) };
+}
+
+function requests(sandbox: Sandbox) {
+  const send = async (method: string, path: string, bearer: string, body?: unknown) => {
+    const response = await sandbox.fetch(
+      new Request(`${BASE}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${bearer}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
+    );
+    // biome-ignore lint/suspicious/noExplicitAny: raw wire bodies are inspected field by field.
+    return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+  };
+  return { send };
+}
