@@ -50,7 +50,7 @@ describe('POST /v2/calls', () => {
     expect(done).toMatchObject({ status: 'completed', duration: 30, ended_at: '2025-01-15T09:00:35.000Z' });
   });
 
-  it.each([
+  it.each<[Record<string, unknown>, string]>([
     [{}, 'missing to'],
     [{ to: '5551234567' }, 'non-E.164 to'],
     [{ to: '+15551234567', from: '+15559999999' }, 'a from that is not the account number'],
@@ -58,7 +58,7 @@ describe('POST /v2/calls', () => {
     [{ to: '+15551234567', custom_data: [1] }, 'a non-object custom_data'],
     [{ to: '+15551234567', callback_url: 'https://example.com/cb' }, 'a non-loopback callback_url'],
     [{ to: '+15551234567', colour: 'red' }, 'an unknown field'],
-  ])('refuses %j (%s) with 400 invalid_parameter', async (body) => {
+  ])('refuses %j (%s) with 400 invalid_parameter', async (body, _why) => {
     const { as } = await ready();
     const response = await as('POST', '/v2/calls', body);
     expect(response.status).toBe(400);
