@@ -32,6 +32,7 @@ export class Scheduler implements SandboxClock {
   #seq = 0;
   #realtime: boolean;
   #ticker: ReturnType<typeof setInterval> | undefined;
+  #settle: () => Promise<void> = async () => {};
 
   constructor(options: ClockOptions = {}) {
     this.#realtime = options.mode === 'realtime';
@@ -41,6 +42,14 @@ export class Scheduler implements SandboxClock {
 
   now(): number {
     return this.#realtime ? Date.now() + this.#offset : this.#offset;
+  }
+
+  /**
+   * Work to await before each due timer is picked: a webhook delivery in flight schedules its
+   * re-delivery only when its answer arrives, and `advance()` must see that timer.
+   */
+  settleWith(settle: () => Promise<void>): void {
+    this.#settle = settle;
   }
 
   /** Runs `run` once `delayMs` have passed on this clock. */
@@ -68,6 +77,7 @@ export class Scheduler implements SandboxClock {
 
   async #runDue(target: number): Promise<void> {
     for (;;) {
+      await this.#settle();
       const next = this.#nextDue(target);
       if (!next) return;
       this.#timers.splice(this.#timers.indexOf(next), 1);

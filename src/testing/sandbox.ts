@@ -88,6 +88,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const deliverer = new Deliverer(clock, (input, init) =>
     (options.deliveryFetch ?? globalThis.fetch)(input, init),
   );
+  clock.settleWith(() => deliverer.idle());
   const webhooks = new Webhooks(isoNow);
   const notifier: CallNotifier = new CallNotifier(
     clock,

@@ -1,0 +1,198 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { rawSandbox } from './helpers.js';
+
+/** A receiver on 127.0.0.1 that answers the given statuses in turn and records each POST. */
+async function receiver(statuses: number[]) {
+  const received: { body: string; signature: string }[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({
+        body: Buffer.concat(chunks).toString(),
+        signature: String(req.headers['service-signature']),
+      });
+      res.statusCode = statuses[received.length - 1] ?? 200;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push(server);
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { url: `http://127.0.0.1:${port}/hooks`, received };
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+const hmac = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
+
+async function setup() {
+  const raw = rawSandbox();
+  const { access_token } = await raw.tokenFor();
+  const as = (method: string, path: string, body?: unknown) => raw.send(method, path, access_token, body);
+  return { ...raw, as };
+}
+
+describe('POST /v2/webhooks', () => {
+  it('stores {id, url, events, description, created_at} and never echoes a given secret', async () => {
+    const { as } = await setup();
+    const { status, body } = await as('POST', '/v2/webhooks', {
+      url: 'http://127.0.0.1:9/hooks',
+      events: ['call.incoming'],
+      secret: 'CANARY_WEBHOOK_SECRET',
+      description: 'front desk',
+    });
+    expect(status).toBe(200);
+    expect(body.data.webhook).toEqual({
+      id: expect.any(String),
+      url: 'http://127.0.0.1:9/hooks',
+      events: ['call.incoming'],
+      description: 'front desk',
+      created_at: '2025-01-15T09:00:00.000Z',
+    });
+    expect(JSON.stringify(body)).not.toContain('CANARY_WEBHOOK_SECRET');
+  });
+
+  it('generates a secret when none is given and shows it once', async () => {
+    const { as } = await setup();
+    const { body } = await as('POST', '/v2/webhooks', {
+      url: 'http://localhost:9/h',
+      events: ['call.ended'],
+    });
+    expect(body.data.webhook.secret).toMatch(/^whsec_[0-9a-f]{32}$/);
+    expect(body.data.webhook.description).toBeNull();
+  });
+
+  it.each<[Record<string, unknown>]>([
+    [{ events: ['call.incoming'] }],
+    [{ url: 'https://example.com/hooks', events: ['call.incoming'] }],
+    [{ url: 'http://127.0.0.1:9/h', events: [] }],
+    [{ url: 'http://127.0.0.1:9/h', events: ['call.exploded'] }],
+    [{ url: 'http://127.0.0.1:9/h', events: ['call.ended'], secret: 7 }],
+  ])('refuses %j with 400 invalid_parameter', async (body) => {
+    const { as } = await setup();
+    const response = await as('POST', '/v2/webhooks', body);
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('invalid_parameter');
+  });
+});
+
+describe('webhook delivery', () => {
+  it('POSTs call.incoming signed with the webhook secret over real HTTP', async () => {
+    const { sandbox, as } = await setup();
+    const hook = await receiver([200]);
+    await as('POST', '/v2/webhooks', { url: hook.url, events: ['call.incoming'], secret: 's3cret' });
+    const call = sandbox.simulateIncomingCall({
+      from: '+15557654321',
+      userId: 'usr_1',
+      customData: { vip: true },
+    });
+    await sandbox.idle();
+    expect(hook.received).toHaveLength(1);
+    const [first] = hook.received;
+    const event = JSON.parse(first?.body ?? '');
+    expect(event).toMatchObject({
+      id: expect.stringMatching(/^evt_/),
+      type: 'call.incoming',
+      created_at: '2025-01-15T09:00:00.000Z',
+      data: {
+        call: {
+          id: call.id,
+          direction: 'inbound',
+          status: 'ringing',
+          from: { number: '+15557654321', contact_id: null },
+          to: { user_id: 'usr_1' },
+          queue: { id: expect.any(String), name: expect.any(String) },
+          custom_data: { vip: true },
+        },
+      },
+    });
+    const unix = Date.UTC(2025, 0, 15, 9) / 1000;
+    expect(first?.signature).toBe(`t=${unix},v1=${hmac('s3cret', first?.body ?? '')}`);
+  });
+
+  it('sends only subscribed types: answered, missed, ended', async () => {
+    const { sandbox, as } = await setup();
+    const hook = await receiver([]);
+    await as('POST', '/v2/webhooks', {
+      url: hook.url,
+      events: ['call.answered', 'call.missed', 'call.ended'],
+    });
+    await as('POST', '/v2/calls', { to: '+15551234567' });
+    sandbox.missCall(sandbox.simulateIncomingCall({ from: '+15557654321' }).id);
+    await sandbox.advance(40_000);
+    expect(hook.received.map((r) => JSON.parse(r.body).type)).toEqual([
+      'call.missed',
+      'call.answered',
+      'call.ended',
+    ]);
+  });
+
+  it('retries a non-200 answer with exponential backoff on the sandbox clock, keeping the event id', async () => {
+    const { sandbox, as } = await setup();
+    const hook = await receiver([500, 503, 200]);
+    await as('POST', '/v2/webhooks', { url: hook.url, events: ['call.incoming'], secret: 's' });
+    sandbox.simulateIncomingCall({ from: '+15557654321' });
+    await sandbox.idle();
+    expect(hook.received).toHaveLength(1);
+    await sandbox.advance(9_999);
+    expect(hook.received).toHaveLength(1);
+    await sandbox.advance(1);
+    expect(hook.received).toHaveLength(2);
+    await sandbox.advance(20_000);
+    expect(hook.received).toHaveLength(3);
+    await sandbox.advance(600_000);
+    expect(hook.received).toHaveLength(3);
+    const ids = hook.received.map((r) => JSON.parse(r.body).id);
+    expect(new Set(ids).size).toBe(1);
+    expect(sandbox.deliveries.map((d) => [d.attempt, d.status])).toEqual([
+      [1, 500],
+      [2, 503],
+      [3, 200],
+    ]);
+    // Each attempt is signed at its own time.
+    expect(hook.received[2]?.signature).toMatch(new RegExp(`^t=${Date.UTC(2025, 0, 15, 9) / 1000 + 30},`));
+  });
+
+  it('gives up after 5 re-deliveries', async () => {
+    const { sandbox, as } = await setup();
+    const hook = await receiver(Array(10).fill(500));
+    await as('POST', '/v2/webhooks', { url: hook.url, events: ['call.incoming'] });
+    sandbox.simulateIncomingCall({ from: '+15557654321' });
+    await sandbox.advance(3_600_000);
+    expect(hook.received).toHaveLength(6);
+  });
+
+  it('notifies callback_url of each status change, signed with the callback secret', async () => {
+    const { sandbox, as } = await setup();
+    const hook = await receiver([]);
+    await as('POST', '/v2/calls', { to: '+15551234567', callback_url: hook.url });
+    await sandbox.advance(40_000);
+    const events = hook.received.map((r) => JSON.parse(r.body));
+    expect(events.map((e) => [e.type, e.data.call.status])).toEqual([
+      ['call.status_changed', 'ringing'],
+      ['call.status_changed', 'answered'],
+      ['call.status_changed', 'completed'],
+    ]);
+    expect(hook.received[0]?.signature).toContain(
+      `v1=${hmac('sandbox_callback_secret', hook.received[0]?.body ?? '')}`,
+    );
+  });
+
+  it('emits call.transferred when a transfer finishes', async () => {
+    const { sandbox, as } = await setup();
+    const hook = await receiver([]);
+    await as('POST', '/v2/webhooks', { url: hook.url, events: ['call.transferred'] });
+    const id = (await as('POST', '/v2/calls', { to: '+15551234567' })).body.data.call.id;
+    await sandbox.advance(5_000);
+    await as('POST', `/v2/calls/${id}/transfer`, { to: '+15557654321' });
+    await sandbox.advance(2_000);
+    expect(hook.received.map((r) => JSON.parse(r.body).type)).toEqual(['call.transferred']);
+  });
+});
