@@ -1,1 +1,56 @@
-export {};
+import { parseArgs } from 'node:util';
+import { createSandbox } from './sandbox.js';
+
+const HELP = `telephony-sandbox — a local, stateful telephony service for building and testing apps
+
+Usage: telephony-sandbox [--port <number>]
+
+Options:
+  -p, --port <number>  port on 127.0.0.1 (default 4010; 0 picks a free one)
+  -h, --help           show this help
+
+The sandbox runs on the wall clock: calls ring after 1 s, are answered after 5 s and
+complete after 35 s. Webhooks may only point at 127.0.0.1 or localhost.`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { port: { type: 'string', short: 'p', default: '4010' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`Invalid --port: ${values.port}\n\n${HELP}`);
+    process.exitCode = 2;
+    return;
+  }
+  const sandbox = createSandbox({ clock: { mode: 'realtime' } });
+  const server = await sandbox.listen({ port });
+  const { clientId, clientSecret, apiKey } = sandbox.credentials;
+  console.log(`telephony sandbox listening on 127.0.0.1
+
+  v2 base URL (baseUrl):    ${server.url}/v2
+  v1 base URL (baseUrlV1):  ${server.url}/v1
+
+  client id:      ${clientId}
+  client secret:  ${clientSecret}
+  API key:        ${apiKey}
+
+  new TelephonyClient({ baseUrl: '${server.url}', baseUrlV1: '${server.url}',
+    clientId: '${clientId}', clientSecret: '${clientSecret}', apiKey: '${apiKey}' })
+
+Ctrl+C to stop.`);
+  const stop = () => {
+    sandbox.close();
+    void server.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
