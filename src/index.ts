@@ -1,2 +1,6 @@
+export { type RequestSpec, TelephonyClient } from './client.js';
+export type { Clock } from './core/clock.js';
 export * from './core/errors.js';
-export type { HttpMethod, RawRequest, RequestOptions } from './core/transport.js';
+export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent, TokenEvent } from './core/events.js';
+export type { ClientOptions } from './core/options.js';
+export type { HttpMethod, QueryValue, RawRequest, RequestOptions, Transport } from './core/transport.js';

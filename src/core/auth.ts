@@ -1,0 +1,95 @@
+import type { Clock } from './clock.js';
+
+/** What a successful token request gave. */
+export interface IssuedToken {
+  access_token: string;
+  expires_in: number;
+  scope: string | undefined;
+}
+
+/** One way of getting the bearer value for a request. */
+export interface Credential {
+  /** The bearer value; a string when it is at hand, so the hot path allocates no promise. */
+  bearer(): string | Promise<string>;
+  /** Drops `token` after a 401. Returns true when asking again can give a different token. */
+  invalidate(token: string): boolean;
+}
+
+/** A fixed token or API key. */
+export class StaticCredential implements Credential {
+  readonly #value: string;
+  constructor(value: string) {
+    this.#value = value;
+  }
+  bearer(): string {
+    return this.#value;
+  }
+  invalidate(): boolean {
+    return false;
+  }
+}
+
+/** The user's `accessToken` function, asked at each request (it does its own caching). */
+export class CallbackCredential implements Credential {
+  readonly #get: () => Promise<string>;
+  constructor(get: () => Promise<string>) {
+    this.#get = get;
+  }
+  bearer(): Promise<string> {
+    return this.#get();
+  }
+  invalidate(): boolean {
+    return true;
+  }
+}
+
+/** Renew this long before `expires_in` runs out (or at half the lifetime for short-lived tokens). */
+const REFRESH_MARGIN_MS = 60_000;
+
+/**
+ * OAuth client-credentials token, cached until shortly before it expires. Concurrent callers on
+ * a cold or expired cache share one token request (single flight). A generation counter stops a
+ * refresh that started before an `invalidate()` from installing its now-stale result.
+ */
+export class TokenCache implements Credential {
+  readonly #request: () => Promise<IssuedToken>;
+  readonly #clock: Clock;
+  #token: string | undefined;
+  #renewAt = 0;
+  #inFlight: Promise<string> | undefined;
+  #generation = 0;
+
+  constructor(request: () => Promise<IssuedToken>, clock: Clock) {
+    this.#request = request;
+    this.#clock = clock;
+  }
+
+  bearer(): string | Promise<string> {
+    if (this.#token !== undefined && this.#clock.now() < this.#renewAt) return this.#token;
+    this.#inFlight ??= this.#refresh();
+    return this.#inFlight;
+  }
+
+  invalidate(token: string): boolean {
+    if (this.#token === token) {
+      this.#token = undefined;
+      this.#generation++;
+    }
+    return true;
+  }
+
+  async #refresh(): Promise<string> {
+    const generation = this.#generation;
+    try {
+      const issued = await this.#request();
+      const lifetimeMs = issued.expires_in * 1000;
+      if (generation === this.#generation) {
+        this.#token = issued.access_token;
+        this.#renewAt = this.#clock.now() + Math.max(lifetimeMs - REFRESH_MARGIN_MS, lifetimeMs / 2);
+      }
+      return issued.access_token;
+    } finally {
+      this.#inFlight = undefined;
+    }
+  }
+}

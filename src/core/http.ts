@@ -1,0 +1,357 @@
+import type { EventEmitter } from 'eventemitter3';
+import ky, { type KyInstance, TimeoutError } from 'ky';
+import {
+  CallbackCredential,
+  type Credential,
+  type IssuedToken,
+  StaticCredential,
+  TokenCache,
+} from './auth.js';
+import type { Clock } from './clock.js';
+import {
+  APIConnectionError,
+  type APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  type ApiVersion,
+  errorFromResponse,
+  ResponseValidationError,
+  ValidationError,
+} from './errors.js';
+import type { ClientEvents } from './events.js';
+import { type ClientOptions, DEFAULTS } from './options.js';
+import { decideRetry, type Outcome, parseRetryAfter, provablyNeverSent } from './retry.js';
+import type { HttpMethod, RawRequest, RequestOptions, Transport } from './transport.js';
+import { joinUrl, withQuery } from './url.js';
+
+const TOKEN_PATH = '/v2/oauth/token';
+
+interface Target {
+  version: ApiVersion;
+  url: string;
+}
+
+/** The one place requests are made: URL, credential, one ky attempt per try, retries, errors, events. */
+export class HttpTransport implements Transport {
+  readonly #ky: KyInstance;
+  readonly #clock: Clock;
+  readonly #events: EventEmitter<ClientEvents>;
+  readonly #baseUrl: string | undefined;
+  readonly #baseUrlV1: string | undefined;
+  readonly #v2: Credential | undefined;
+  readonly #v1: Credential | undefined;
+  readonly #clientId: string | undefined;
+  readonly #clientSecret: string | undefined;
+  readonly #scope: string | undefined;
+  readonly #maxRetries: number;
+  readonly #timeout: number;
+  readonly #maxRetryAfterMs: number;
+  readonly #defaultHeaders: Record<string, string>;
+
+  constructor(options: ClientOptions, clock: Clock, events: EventEmitter<ClientEvents>) {
+    const custom = options.fetch;
+    // globalThis.fetch is read per call so a fetch patched after construction (msw) is used.
+    const doFetch =
+      custom ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+    this.#ky = ky.create({ retry: 0, throwHttpErrors: false, fetch: doFetch });
+    this.#clock = clock;
+    this.#events = events;
+    this.#baseUrl = options.baseUrl;
+    this.#baseUrlV1 = options.baseUrlV1;
+    this.#clientId = options.clientId;
+    this.#clientSecret = options.clientSecret;
+    this.#scope = Array.isArray(options.scope) ? options.scope.join(' ') : options.scope;
+    const { accessToken, apiKey } = options;
+    if (typeof accessToken === 'function') this.#v2 = new CallbackCredential(accessToken);
+    else if (accessToken !== undefined) this.#v2 = new StaticCredential(accessToken);
+    else if (options.clientSecret !== undefined) this.#v2 = new TokenCache(() => this.#requestToken(), clock);
+    if (apiKey !== undefined) this.#v1 = new StaticCredential(apiKey);
+    this.#maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
+    this.#timeout = options.timeout ?? DEFAULTS.timeout;
+    this.#maxRetryAfterMs = (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000;
+    this.#defaultHeaders = options.defaultHeaders ?? {};
+  }
+
+  async send(request: RawRequest, options?: RequestOptions): Promise<unknown> {
+    const response = await this.#perform(request, options, false);
+    return readJson(response, `${request.method} ${request.path}`);
+  }
+
+  download(request: RawRequest, options?: RequestOptions): Promise<Response> {
+    return this.#perform(request, options, true);
+  }
+
+  #target(request: RawRequest, allowAbsolute: boolean): Target {
+    let path = request.path;
+    let absolute: URL | undefined;
+    if (allowAbsolute && /^https?:\/\//.test(path)) {
+      absolute = new URL(path);
+      path = absolute.pathname;
+    }
+    const version: ApiVersion | undefined = path.startsWith('/v2/')
+      ? 'v2'
+      : path.startsWith('/v1/')
+        ? 'v1'
+        : undefined;
+    if (version === undefined) {
+      throw new ValidationError(`Path must start with /v2/ or /v1/: ${path}`, [
+        { path: 'path', message: 'must start with /v2/ or /v1/' },
+      ]);
+    }
+    const base = version === 'v2' ? this.#baseUrl : this.#baseUrlV1;
+    const option = version === 'v2' ? 'baseUrl' : 'baseUrlV1';
+    if (base === undefined) {
+      throw new ValidationError(`${request.method} ${path} needs the ${option} option`, [
+        { path: option, message: `set ${option} to call ${version} paths` },
+      ]);
+    }
+    if (absolute !== undefined && absolute.origin !== new URL(base).origin) {
+      throw new ValidationError(
+        `Refusing to send credentials to ${absolute.origin}: not the ${option} origin`,
+        [{ path: 'path', message: `must be on the ${option} origin` }],
+      );
+    }
+    const url = absolute !== undefined ? absolute.href : joinUrl(base, path);
+    return { version, url: withQuery(url, request.query) };
+  }
+
+  #credential(version: ApiVersion, request: RawRequest): Credential {
+    const credential = version === 'v2' ? this.#v2 : this.#v1;
+    if (credential === undefined) {
+      const option = version === 'v2' ? 'clientId and clientSecret, or accessToken' : 'apiKey';
+      throw new ValidationError(`${request.method} ${request.path} is a ${version} call: set ${option}`, [
+        { path: version === 'v2' ? 'accessToken' : 'apiKey', message: `set ${option} for ${version} calls` },
+      ]);
+    }
+    return credential;
+  }
+
+  async #perform(
+    request: RawRequest,
+    options: RequestOptions | undefined,
+    allowAbsolute: boolean,
+  ): Promise<Response> {
+    const { version, url } = this.#target(request, allowAbsolute);
+    const credential = this.#credential(version, request);
+    const headers: Record<string, string> = {
+      ...this.#defaultHeaders,
+      ...request.headers,
+      ...options?.headers,
+    };
+    let body: string | undefined;
+    if (request.body !== undefined) {
+      body = JSON.stringify(request.body);
+      headers['content-type'] = 'application/json';
+    }
+    const operation = `${request.method} ${request.path}`;
+    let refreshed = false;
+    for (;;) {
+      const bearerOrPromise = credential.bearer();
+      const bearer =
+        typeof bearerOrPromise === 'string'
+          ? bearerOrPromise
+          : await abortable(bearerOrPromise, options?.signal);
+      headers.authorization = `Bearer ${bearer}`;
+      const response = await this.#attempts(request.method, url, headers, body, options, operation);
+      if (response.status === 401 && !refreshed && credential.invalidate(bearer)) {
+        refreshed = true;
+        await response.body?.cancel();
+        continue;
+      }
+      if (response.ok) return response;
+      throw await this.#errorFrom(response, version, operation);
+    }
+  }
+
+  /** Tries until a non-retryable answer; returns it (2xx or not). Throws on abort and final connection errors. */
+  async #attempts(
+    method: HttpMethod,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    options: RequestOptions | undefined,
+    operation: string,
+  ): Promise<Response> {
+    const signal = options?.signal;
+    const maxRetries = options?.maxRetries ?? this.#maxRetries;
+    const timeout = options?.timeout ?? this.#timeout;
+    const idempotent = method !== 'POST' || url.endsWith(TOKEN_PATH);
+    for (let attempt = 0; ; attempt++) {
+      if (signal?.aborted) throw userAbort(signal);
+      this.#events.emit('request', { method, url, attempt });
+      const started = this.#clock.now();
+      let outcome: Outcome = { kind: 'connection', neverSent: false };
+      let response: Response | undefined;
+      let failure: APIConnectionError | undefined;
+      try {
+        response = await this.#ky(url, {
+          method,
+          headers,
+          body: body ?? null,
+          timeout,
+          signal: signal ?? null,
+        });
+      } catch (error) {
+        if (signal?.aborted) throw userAbort(signal);
+        if (error instanceof TimeoutError) {
+          failure = new APITimeoutError(`${operation} timed out after ${timeout} ms`, { cause: error });
+          outcome = { kind: 'timeout' };
+        } else {
+          failure = new APIConnectionError(`${operation} failed: no HTTP answer`, { cause: error });
+          outcome = { kind: 'connection', neverSent: provablyNeverSent(error) };
+        }
+      }
+      if (response !== undefined) {
+        const status = response.status;
+        this.#events.emit('response', {
+          method,
+          url,
+          attempt,
+          status,
+          durationMs: this.#clock.now() - started,
+        });
+        if (response.ok || status === 401) return response;
+        outcome = {
+          kind: 'status',
+          status,
+          retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), this.#clock.now()),
+        };
+      }
+      const decision = decideRetry(
+        outcome,
+        attempt,
+        maxRetries,
+        idempotent,
+        this.#maxRetryAfterMs,
+        Math.random(),
+      );
+      if (!decision.retry) {
+        if (response !== undefined) return response;
+        throw failure;
+      }
+      await response?.body?.cancel();
+      this.#events.emit('retry', {
+        method,
+        url,
+        attempt,
+        delayMs: decision.delayMs,
+        reason: decision.reason,
+      });
+      try {
+        await this.#clock.sleep(decision.delayMs, signal);
+      } catch {
+        throw userAbort(signal);
+      }
+    }
+  }
+
+  async #errorFrom(
+    response: Response,
+    version: ApiVersion,
+    operation: string,
+    tokenRequest = false,
+  ): Promise<APIError> {
+    const text = await response.text().catch(() => '');
+    let body: unknown = text === '' ? undefined : text;
+    try {
+      if (text !== '') body = JSON.parse(text);
+    } catch {}
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
+    return errorFromResponse(
+      response.status,
+      body,
+      Object.fromEntries(response.headers),
+      version,
+      operation,
+      { retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000), tokenRequest },
+    );
+  }
+
+  async #requestToken(): Promise<IssuedToken> {
+    const operation = `POST ${TOKEN_PATH}`;
+    const base = this.#baseUrl;
+    if (base === undefined) {
+      throw new ValidationError(`${operation} needs the baseUrl option`, [
+        { path: 'baseUrl', message: 'set baseUrl' },
+      ]);
+    }
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: this.#clientId ?? '',
+      client_secret: this.#clientSecret ?? '',
+    });
+    if (this.#scope !== undefined) form.set('scope', this.#scope);
+    const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+    const response = await this.#attempts(
+      'POST',
+      joinUrl(base, TOKEN_PATH),
+      headers,
+      form.toString(),
+      undefined,
+      operation,
+    );
+    if (!response.ok) throw await this.#errorFrom(response, 'v2', operation, true);
+    const parsed = (await readJson(response, operation)) as Record<string, unknown> | undefined;
+    const payload =
+      (parsed?.data as Record<string, unknown> | undefined)?.access_token !== undefined
+        ? (parsed?.data as Record<string, unknown>)
+        : parsed;
+    const accessToken = payload?.access_token;
+    const expiresIn = payload?.expires_in;
+    if (typeof accessToken !== 'string' || typeof expiresIn !== 'number') {
+      throw new ResponseValidationError(`${operation}: the token response lacks access_token or expires_in`, [
+        {
+          path: typeof accessToken !== 'string' ? 'access_token' : 'expires_in',
+          message: 'missing or wrong type',
+        },
+      ]);
+    }
+    const scope = typeof payload?.scope === 'string' ? payload.scope : undefined;
+    this.#events.emit('token', { expires_in: expiresIn, scope });
+    return { access_token: accessToken, expires_in: expiresIn, scope };
+  }
+}
+
+function userAbort(signal: AbortSignal | undefined): APIUserAbortError {
+  return new APIUserAbortError('Request aborted by the caller', { cause: signal?.reason });
+}
+
+/** Waits for `promise`, but rejects with APIUserAbortError as soon as `signal` aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(userAbort(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(userAbort(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The 2xx body as JSON; empty → undefined; unparseable → ResponseValidationError, never a SyntaxError. */
+async function readJson(response: Response, operation: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    throw new APIConnectionError(`${operation}: the response body could not be read`, { cause: error });
+  }
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ResponseValidationError(
+      `${operation} → ${response.status}: the body is not valid JSON`,
+      [{ path: '', message: 'not JSON' }],
+      { cause: error },
+    );
+  }
+}

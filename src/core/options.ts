@@ -1,0 +1,96 @@
+import type { Clock } from './clock.js';
+import { ValidationError } from './errors.js';
+
+/** Options of `new TelephonyClient(...)`. Credentials are kept in private fields, never logged. */
+export interface ClientOptions {
+  /** `{base_url}` of SPEC.md; the SDK appends `/v2/...`. Needed for v2 calls. */
+  baseUrl?: string | undefined;
+  /** `{base_url_v1}`; the SDK appends `/v1/...`. Needed for v1 calls (users). */
+  baseUrlV1?: string | undefined;
+  /** OAuth client credentials for v2. */
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
+  /** Requested scopes; an array is sent space-separated. Omitted: the application's scopes. */
+  scope?: string | string[] | undefined;
+  /** Alternative for v2: a token, or a function returning one (called again after a 401). */
+  accessToken?: string | (() => Promise<string>) | undefined;
+  /** Bearer key for v1 (users). Never sent to v2. */
+  apiKey?: string | undefined;
+  /** Retries after the first attempt. Default 2. */
+  maxRetries?: number | undefined;
+  /** Milliseconds per attempt. Default 60 000. */
+  timeout?: number | undefined;
+  /** Longest `Retry-After`, in seconds, the client will wait; longer fails at once. Default 60. */
+  maxRetryAfter?: number | undefined;
+  /** Custom fetch. Default: `globalThis.fetch`, read at each request. */
+  fetch?: typeof fetch | undefined;
+  /** Sent with every request; cannot replace `Authorization`. */
+  defaultHeaders?: Record<string, string> | undefined;
+  /** Allow `clientSecret`/`apiKey` in a browser, where every visitor can read them. */
+  dangerouslyAllowBrowser?: boolean | undefined;
+  /** Time source for backoff waits and token expiry (tests inject a fake). */
+  clock?: Clock | undefined;
+}
+
+export const DEFAULTS = { maxRetries: 2, timeout: 60_000, maxRetryAfter: 60 } as const;
+
+function fail(option: string, message: string): never {
+  throw new ValidationError(`Invalid option ${option}: ${message}`, [{ path: option, message }]);
+}
+
+function checkUrl(option: string, value: unknown): void {
+  if (value === undefined) return;
+  if (typeof value !== 'string' || !/^https?:\/\/[^/]/.test(value)) fail(option, 'must be an http(s) URL');
+}
+
+function checkString(option: string, value: unknown): void {
+  if (value !== undefined && (typeof value !== 'string' || value === '')) {
+    fail(option, 'must be a non-empty string');
+  }
+}
+
+/** Checks a non-negative number option; `integer` for counts. */
+export function checkNumber(option: string, value: unknown, integer: boolean): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value)) {
+    fail(option, 'must be a finite number ≥ 0');
+  }
+  if (integer && !Number.isInteger(value)) fail(option, 'must be an integer');
+}
+
+/** Validates the client options once, at construction; the message names the option (never its value). */
+export function validateOptions(options: ClientOptions): void {
+  if (typeof options !== 'object' || options === null) fail('options', 'must be an object');
+  checkUrl('baseUrl', options.baseUrl);
+  checkUrl('baseUrlV1', options.baseUrlV1);
+  checkString('clientId', options.clientId);
+  checkString('clientSecret', options.clientSecret);
+  checkString('apiKey', options.apiKey);
+  if ((options.clientId === undefined) !== (options.clientSecret === undefined)) {
+    fail(
+      options.clientId === undefined ? 'clientId' : 'clientSecret',
+      'clientId and clientSecret go together',
+    );
+  }
+  const { scope, accessToken } = options;
+  if (
+    scope !== undefined &&
+    typeof scope !== 'string' &&
+    !(Array.isArray(scope) && scope.every((s) => typeof s === 'string'))
+  ) {
+    fail('scope', 'must be a string or an array of strings');
+  }
+  if (accessToken !== undefined && typeof accessToken !== 'function') checkString('accessToken', accessToken);
+  checkNumber('maxRetries', options.maxRetries, true);
+  checkNumber('timeout', options.timeout, false);
+  checkNumber('maxRetryAfter', options.maxRetryAfter, false);
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch', 'must be a function');
+}
+
+/** True in a real browser page (a window with a document), not in Node, Deno, Bun or workers. */
+export function isBrowser(): boolean {
+  const g = globalThis as { window?: { document?: unknown }; document?: unknown };
+  return (
+    typeof g.window === 'object' && g.window !== null && typeof g.document === 'object' && g.document !== null
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * Retry policy — what is retried, and why.
+ *
+ * - GET, PUT, PATCH, DELETE and the token request are retried on 408, 429 and 5xx answers, on
+ *   per-attempt timeouts and on connection failures: repeating them cannot do anything twice.
+ * - POST (placing a call, a transfer, creating a user or a webhook, and POSTs through
+ *   `client.request`) is retried ONLY on 429 (the service refused it before acting) and on a
+ *   connection failure that provably happened before any byte was sent: the fetch error's `cause.code`
+ *   (or every code of an `AggregateError` cause) is one of ECONNREFUSED, ENOTFOUND, EAI_AGAIN.
+ *   A 5xx, a timeout or a reset after sending may mean the call was already placed; the service
+ *   has no idempotency key, so retrying could ring a phone twice. Those fail at once.
+ * - Backoff: equal jitter, `min(8 s, 0.5 s · 2^retry)` halved plus a random half.
+ * - `Retry-After` (seconds or HTTP-date) on 429/503 is waited exactly. Longer than `maxRetryAfter`
+ *   seconds: no wait, the call fails at once (`RateLimitError` with `retryAfter` for a 429).
+ * - A 401 answered to a refreshable credential is repeated once with a new token; that repeat does
+ *   not count as a retry (see http.ts).
+ */
+
+/** What one attempt produced. */
+export type Outcome =
+  | { kind: 'status'; status: number; retryAfterMs: number | undefined }
+  | { kind: 'timeout' }
+  | { kind: 'connection'; neverSent: boolean };
+
+/** Wait this long and try again, or give up. */
+export type Decision = { retry: true; delayMs: number; reason: string } | { retry: false };
+
+const BASE_DELAY_MS = 500;
+const MAX_DELAY_MS = 8_000;
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * @param retriesDone retries already made (0 after the first attempt)
+ * @param idempotent false for POST (except the token request)
+ * @param random a number in [0, 1)
+ */
+export function decideRetry(
+  outcome: Outcome,
+  retriesDone: number,
+  maxRetries: number,
+  idempotent: boolean,
+  maxRetryAfterMs: number,
+  random: number,
+): Decision {
+  if (retriesDone >= maxRetries) return { retry: false };
+  let reason: string;
+  if (outcome.kind === 'status') {
+    const { status } = outcome;
+    const retryable = status === 429 || (idempotent && (status === 408 || status >= 500));
+    if (!retryable) return { retry: false };
+    reason = `status ${status}`;
+    if (outcome.retryAfterMs !== undefined && (status === 429 || status === 503)) {
+      if (outcome.retryAfterMs > maxRetryAfterMs) return { retry: false };
+      return { retry: true, delayMs: outcome.retryAfterMs, reason };
+    }
+  } else if (outcome.kind === 'timeout') {
+    if (!idempotent) return { retry: false };
+    reason = 'timeout';
+  } else {
+    if (!idempotent && !outcome.neverSent) return { retry: false };
+    reason = 'connection';
+  }
+  const ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** retriesDone);
+  return { retry: true, delayMs: Math.round(ceiling / 2 + (random * ceiling) / 2), reason };
+}
+
+/** `Retry-After` as milliseconds from `now`: delta-seconds or an HTTP-date; `undefined` when absent or unreadable. */
+export function parseRetryAfter(header: string | null, now: number): number | undefined {
+  if (header === null) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** True when a fetch failure's cause shows the connection was never made, so nothing reached the service. */
+export function provablyNeverSent(error: unknown): boolean {
+  const cause = (error as { cause?: unknown } | null)?.cause as
+    | { code?: unknown; errors?: unknown }
+    | undefined;
+  if (cause === undefined || cause === null) return false;
+  if (typeof cause.code === 'string' && NEVER_SENT_CODES.has(cause.code)) return true;
+  if (Array.isArray(cause.errors) && cause.errors.length > 0) {
+    return cause.errors.every(
+      (e: { code?: unknown }) => typeof e?.code === 'string' && NEVER_SENT_CODES.has(e.code),
+    );
+  }
+  return false;
+}
