@@ -23,7 +23,7 @@ function matchesStatus(call: StoredCall, status: string | undefined): boolean {
 }
 
 /** Calls in a period for a user; shared by recent and stats. */
-export function selectCalls(store: CallStore, query: URLSearchParams, principal: Principal) {
+function selectCalls(store: CallStore, query: URLSearchParams, principal: Principal) {
   const userId = query.get('user_id');
   requireAdminFor(principal, userId);
   const from = dateParam(query, 'from');

@@ -19,7 +19,7 @@ export const TRANSFER_MS = 2_000;
 
 const IN_PROGRESS: readonly CallStatus[] = ['initiating', 'ringing', 'answered', 'transferring'];
 
-export interface Party {
+interface Party {
   number: string;
   name: string;
 }

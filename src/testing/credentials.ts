@@ -47,7 +47,7 @@ export const DEFAULT_API_KEY = {
 } as const;
 
 /** Token lifetime in seconds (SPEC.md, Authentication: 3600 in the shown response). */
-export const TOKEN_LIFETIME_SECONDS = 3600;
+const TOKEN_LIFETIME_SECONDS = 3600;
 
 interface Token {
   principal: Principal;

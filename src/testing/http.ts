@@ -25,7 +25,6 @@ export class SandboxError extends Error {
 
 export const invalid = (message: string) => new SandboxError(400, 'invalid_parameter', message);
 export const notFound = (message: string) => new SandboxError(404, 'not_found', message);
-export const forbidden = (message: string) => new SandboxError(403, 'forbidden', message);
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {

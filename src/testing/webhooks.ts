@@ -4,7 +4,7 @@ import { invalid, readJsonObject, success } from './http.js';
 import { onlyFields, optionalString } from './validate.js';
 
 /** Event types of SPEC.md's Events table. */
-export const EVENT_TYPES = [
+const EVENT_TYPES = [
   'call.incoming',
   'call.answered',
   'call.missed',
