@@ -155,7 +155,7 @@ export class HttpTransport implements Transport {
       const response = await this.#attempts(request.method, url, headers, body, options, operation);
       if (response.status === 401 && !refreshed && credential.invalidate(bearer)) {
         refreshed = true;
-        await response.body?.cancel();
+        discard(response);
         continue;
       }
       if (response.ok) return response;
@@ -229,7 +229,7 @@ export class HttpTransport implements Transport {
         if (response !== undefined) return response;
         throw failure;
       }
-      await response?.body?.cancel();
+      if (response !== undefined) discard(response);
       this.#events.emit('retry', {
         method,
         url,
@@ -354,4 +354,9 @@ async function readJson(response: Response, operation: string): Promise<unknown>
       { cause: error },
     );
   }
+}
+
+/** Frees the connection of an answer we will not read. Not awaited: a cancel can stay pending. */
+function discard(response: Response): void {
+  response.body?.cancel().catch(() => {});
 }

@@ -1,0 +1,241 @@
+import { HttpResponse, http } from 'msw';
+import { AuthenticationError, ValidationError } from 'telephony-sdk';
+import { describe, expect, it } from 'vitest';
+import { BASE, BASE_V1, CANARY, testClient, tokenHandler } from '../../helpers/client.js';
+import { fakeClock } from '../../helpers/clock.js';
+import { server } from '../../helpers/server.js';
+
+const ok = () => HttpResponse.json({ status: 'success', data: {} });
+
+function recordAuth(url: string, seen: Array<string | null>) {
+  return http.all(url, ({ request }) => {
+    seen.push(request.headers.get('authorization'));
+    return ok();
+  });
+}
+
+describe('OAuth client credentials', () => {
+  it('sends the exact form body, with scope space-separated', async () => {
+    const forms: string[] = [];
+    let contentType: string | null = null;
+    server.use(
+      http.post(`${BASE}/v2/oauth/token`, async ({ request }) => {
+        contentType = request.headers.get('content-type');
+        forms.push(await request.text());
+        return HttpResponse.json({
+          access_token: CANARY.accessToken,
+          token_type: 'Bearer',
+          expires_in: 3600,
+        });
+      }),
+      http.get(`${BASE}/v2/calls/recent`, ok),
+    );
+    await testClient({ scope: ['calls:read', 'calls:write'] }).request({
+      method: 'GET',
+      path: '/v2/calls/recent',
+    });
+    expect(contentType).toBe('application/x-www-form-urlencoded');
+    expect(forms).toEqual([
+      `grant_type=client_credentials&client_id=${CANARY.clientId}&client_secret=${CANARY.clientSecret}&scope=calls%3Aread+calls%3Awrite`,
+    ]);
+  });
+
+  it('omits scope when none was given', async () => {
+    const forms: URLSearchParams[] = [];
+    server.use(tokenHandler({ onRequest: (f) => forms.push(f) }), http.get(`${BASE}/v2/x`, ok));
+    await testClient().request({ method: 'GET', path: '/v2/x' });
+    expect([...forms[0]!.keys()]).toEqual(['grant_type', 'client_id', 'client_secret']);
+  });
+
+  it('reuses the token, and renews it shortly before expires_in by the clock', async () => {
+    let tokens = 0;
+    const clock = fakeClock();
+    server.use(tokenHandler({ onRequest: () => tokens++ }), http.get(`${BASE}/v2/x`, ok));
+    const client = testClient({ clock });
+    await client.request({ method: 'GET', path: '/v2/x' });
+    await client.request({ method: 'GET', path: '/v2/x' });
+    expect(tokens).toBe(1);
+    clock.advance(3_500_000);
+    await client.request({ method: 'GET', path: '/v2/x' });
+    expect(tokens).toBe(1);
+    clock.advance(60_000);
+    await client.request({ method: 'GET', path: '/v2/x' });
+    expect(tokens).toBe(2);
+  });
+
+  it('makes exactly one token request for 50 concurrent calls on a cold cache', async () => {
+    let tokens = 0;
+    let calls = 0;
+    server.use(
+      tokenHandler({ onRequest: () => tokens++ }),
+      http.get(`${BASE}/v2/x`, () => {
+        calls++;
+        return ok();
+      }),
+    );
+    const client = testClient();
+    await Promise.all(Array.from({ length: 50 }, () => client.request({ method: 'GET', path: '/v2/x' })));
+    expect(tokens).toBe(1);
+    expect(calls).toBe(50);
+  });
+
+  it('on a 401 drops the token, gets a new one and repeats the call once', async () => {
+    const seen: Array<string | null> = [];
+    let n = 0;
+    server.use(
+      http.post(`${BASE}/v2/oauth/token`, () =>
+        HttpResponse.json({ access_token: `at_${++n}`, token_type: 'Bearer', expires_in: 3600 }),
+      ),
+      http.get(`${BASE}/v2/x`, ({ request }) => {
+        seen.push(request.headers.get('authorization'));
+        return seen.length === 1
+          ? HttpResponse.json({ status: 'error', code: 'unauthorized', message: 'expired' }, { status: 401 })
+          : ok();
+      }),
+    );
+    const clock = fakeClock();
+    await testClient({ clock, maxRetries: 0 }).request({ method: 'GET', path: '/v2/x' });
+    expect(seen).toEqual(['Bearer at_1', 'Bearer at_2']);
+    expect(clock.waits).toEqual([]);
+  });
+
+  it('a second 401 is an AuthenticationError, no loop', async () => {
+    let tokens = 0;
+    let calls = 0;
+    server.use(
+      tokenHandler({ onRequest: () => tokens++ }),
+      http.get(`${BASE}/v2/x`, () => {
+        calls++;
+        return HttpResponse.json({ status: 'error', code: 'unauthorized', message: 'no' }, { status: 401 });
+      }),
+    );
+    await expect(testClient().request({ method: 'GET', path: '/v2/x' })).rejects.toMatchObject({
+      constructor: AuthenticationError,
+      status: 401,
+      code: 'unauthorized',
+      apiVersion: 'v2',
+    });
+    expect(calls).toBe(2);
+    expect(tokens).toBe(2);
+  });
+
+  it.each([
+    [
+      'spec shape',
+      { status: 'error', code: 'unauthorized', message: 'Invalid client credentials' },
+      401,
+      'unauthorized',
+    ],
+    [
+      'RFC 6749 shape',
+      { error: 'invalid_client', error_description: 'Client authentication failed' },
+      400,
+      'invalid_client',
+    ],
+  ])('a failed token request (%s) is an AuthenticationError', async (_name, body, status, code) => {
+    let calls = 0;
+    server.use(
+      http.post(`${BASE}/v2/oauth/token`, () => HttpResponse.json(body, { status })),
+      http.get(`${BASE}/v2/x`, () => {
+        calls++;
+        return ok();
+      }),
+    );
+    const error = await testClient()
+      .request({ method: 'GET', path: '/v2/x' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({ status, code, apiVersion: 'v2' });
+    expect((error as Error).message).toContain('POST /v2/oauth/token');
+    expect(calls).toBe(0);
+  });
+
+  it('a 5xx token request is retried, then an AuthenticationError', async () => {
+    let tokens = 0;
+    server.use(
+      http.post(`${BASE}/v2/oauth/token`, () => {
+        tokens++;
+        return new HttpResponse('<html>bad gateway</html>', { status: 502 });
+      }),
+    );
+    await expect(testClient().request({ method: 'GET', path: '/v2/x' })).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
+    expect(tokens).toBe(3);
+  });
+});
+
+describe('accessToken and apiKey', () => {
+  it('accessToken string is sent as is; the async function is asked again after a 401', async () => {
+    const seen: Array<string | null> = [];
+    server.use(recordAuth(`${BASE}/v2/x`, seen));
+    await testClient({ clientId: undefined, clientSecret: undefined, accessToken: 'tok_a' }).request({
+      method: 'GET',
+      path: '/v2/x',
+    });
+    expect(seen).toEqual(['Bearer tok_a']);
+
+    let asked = 0;
+    const calls: Array<string | null> = [];
+    server.use(
+      http.get(`${BASE}/v2/y`, ({ request }) => {
+        calls.push(request.headers.get('authorization'));
+        return calls.length === 1 ? HttpResponse.json({}, { status: 401 }) : ok();
+      }),
+    );
+    await testClient({
+      clientId: undefined,
+      clientSecret: undefined,
+      accessToken: async () => `tok_${++asked}`,
+    }).request({ method: 'GET', path: '/v2/y' });
+    expect(calls).toEqual(['Bearer tok_1', 'Bearer tok_2']);
+  });
+
+  it('v1 gets the API key and never the token; v2 never gets the API key', async () => {
+    const v1: Array<string | null> = [];
+    const v2: Array<string | null> = [];
+    server.use(tokenHandler(), recordAuth(`${BASE_V1}/v1/users`, v1), recordAuth(`${BASE}/v2/x`, v2));
+    const client = testClient();
+    await client.request({ method: 'GET', path: '/v2/x' });
+    await client.request({ method: 'GET', path: '/v1/users' });
+    expect(v1).toEqual([`Bearer ${CANARY.apiKey}`]);
+    expect(v2).toEqual([`Bearer ${CANARY.accessToken}`]);
+  });
+
+  it('a 401 on v1 is an AuthenticationError with the v1 fields, not repeated', async () => {
+    let calls = 0;
+    server.use(
+      http.get(`${BASE_V1}/v1/users`, () => {
+        calls++;
+        return HttpResponse.json(
+          {
+            status: 'error',
+            error: { code: 'authentication_failed', message: 'Invalid API key', status_code: 401 },
+          },
+          { status: 401 },
+        );
+      }),
+    );
+    await expect(testClient().request({ method: 'GET', path: '/v1/users' })).rejects.toMatchObject({
+      constructor: AuthenticationError,
+      code: 'authentication_failed',
+      apiVersion: 'v1',
+    });
+    expect(calls).toBe(1);
+  });
+
+  it.each([
+    ['/v1/users', { apiKey: undefined }, 'apiKey'],
+    ['/v2/x', { clientId: undefined, clientSecret: undefined }, 'accessToken'],
+  ])(
+    'a missing credential for %s fails naming the option, sending nothing',
+    async (path, overrides, option) => {
+      const error = await testClient(overrides)
+        .request({ method: 'GET', path })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as Error).message).toContain(option);
+      expect((error as ValidationError).issues[0]?.path).toBe(option);
+    },
+  );
+});

@@ -1,0 +1,208 @@
+import { HttpResponse, http } from 'msw';
+import { APIConnectionError, type HttpMethod, InternalServerError, RateLimitError } from 'telephony-sdk';
+import { describe, expect, it } from 'vitest';
+import { decideRetry, provablyNeverSent } from '../../../src/core/retry.js';
+import { BASE, CANARY, testClient, tokenHandler } from '../../helpers/client.js';
+import { fakeClock } from '../../helpers/clock.js';
+import { server } from '../../helpers/server.js';
+
+const error = (status: number, headers: Record<string, string> = {}) =>
+  HttpResponse.json({ status: 'error', code: `c${status}`, message: 'm' }, { status, headers });
+
+function countingHandler(method: HttpMethod, answer: (n: number) => Response) {
+  const counter = { hits: 0 };
+  const make = { GET: http.get, POST: http.post, PUT: http.put, PATCH: http.patch, DELETE: http.delete }[
+    method
+  ];
+  return { counter, handler: make(`${BASE}/v2/x`, () => answer(++counter.hits)) };
+}
+
+function refused(): never {
+  throw new TypeError('fetch failed', {
+    cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+  });
+}
+
+describe('retries by method and status', () => {
+  it.each(['GET', 'PUT', 'PATCH', 'DELETE'] as const)(
+    '%s retries 408/429/5xx up to maxRetries',
+    async (method) => {
+      for (const status of [408, 429, 500, 502, 503]) {
+        const { counter, handler } = countingHandler(method, () => error(status));
+        server.use(tokenHandler(), handler);
+        const clock = fakeClock();
+        await expect(testClient({ clock }).request({ method, path: '/v2/x' })).rejects.toMatchObject({
+          status,
+        });
+        expect(counter.hits).toBe(3);
+        expect(clock.waits).toHaveLength(2);
+      }
+    },
+  );
+
+  it('GET succeeds after two 503s, with exponential jittered waits under the cap', async () => {
+    const { counter, handler } = countingHandler('GET', (n) =>
+      n < 3 ? error(503) : HttpResponse.json({ ok: 1 }),
+    );
+    server.use(tokenHandler(), handler);
+    const clock = fakeClock();
+    await expect(testClient({ clock }).request({ method: 'GET', path: '/v2/x' })).resolves.toEqual({ ok: 1 });
+    expect(counter.hits).toBe(3);
+    expect(clock.waits[0]).toBeGreaterThanOrEqual(250);
+    expect(clock.waits[0]).toBeLessThanOrEqual(500);
+    expect(clock.waits[1]).toBeGreaterThanOrEqual(500);
+    expect(clock.waits[1]).toBeLessThanOrEqual(1000);
+  });
+
+  it('does not retry 400, 403 or 404', async () => {
+    for (const status of [400, 403, 404]) {
+      const { counter, handler } = countingHandler('GET', () => error(status));
+      server.use(tokenHandler(), handler);
+      await expect(testClient().request({ method: 'GET', path: '/v2/x' })).rejects.toMatchObject({ status });
+      expect(counter.hits).toBe(1);
+    }
+  });
+
+  it('POST is not retried on 500, 502, 503 or 408', async () => {
+    for (const status of [500, 502, 503, 408]) {
+      const { counter, handler } = countingHandler('POST', () => error(status));
+      server.use(tokenHandler(), handler);
+      const clock = fakeClock();
+      await expect(
+        testClient({ clock }).request({ method: 'POST', path: '/v2/x', body: {} }),
+      ).rejects.toMatchObject({
+        status,
+      });
+      expect(counter.hits).toBe(1);
+      expect(clock.waits).toEqual([]);
+    }
+  });
+
+  it('POST is retried on 429', async () => {
+    const { counter, handler } = countingHandler('POST', (n) =>
+      n === 1 ? error(429) : HttpResponse.json({ id: 'c1' }),
+    );
+    server.use(tokenHandler(), handler);
+    await expect(testClient().request({ method: 'POST', path: '/v2/x', body: {} })).resolves.toEqual({
+      id: 'c1',
+    });
+    expect(counter.hits).toBe(2);
+  });
+
+  it('POST is retried on a refused connection, not on a generic network failure', async () => {
+    let attempts = 0;
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.endsWith('/oauth/token'))
+        return Response.json({ access_token: CANARY.accessToken, expires_in: 3600 });
+      if (++attempts < 3) refused();
+      return Response.json({ id: 'c1' }, init);
+    };
+    await expect(testClient({ fetch }).request({ method: 'POST', path: '/v2/x', body: {} })).resolves.toEqual(
+      {
+        id: 'c1',
+      },
+    );
+    expect(attempts).toBe(3);
+
+    const { counter, handler } = countingHandler('POST', () => HttpResponse.error());
+    server.use(tokenHandler(), handler);
+    const failure = await testClient()
+      .request({ method: 'POST', path: '/v2/x', body: {} })
+      .catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(APIConnectionError);
+    expect((failure as Error).cause).toBeInstanceOf(TypeError);
+    expect(counter.hits).toBe(1);
+  });
+
+  it('GET is retried on a network failure, then APIConnectionError', async () => {
+    const { counter, handler } = countingHandler('GET', () => HttpResponse.error());
+    server.use(tokenHandler(), handler);
+    await expect(testClient().request({ method: 'GET', path: '/v2/x' })).rejects.toBeInstanceOf(
+      APIConnectionError,
+    );
+    expect(counter.hits).toBe(3);
+  });
+
+  it('honours per-call maxRetries', async () => {
+    const { counter, handler } = countingHandler('GET', () => error(500));
+    server.use(tokenHandler(), handler);
+    await expect(
+      testClient().request({ method: 'GET', path: '/v2/x' }, { maxRetries: 0 }),
+    ).rejects.toBeInstanceOf(InternalServerError);
+    expect(counter.hits).toBe(1);
+  });
+});
+
+describe('Retry-After', () => {
+  it('waits exactly the seconds asked', async () => {
+    const { counter, handler } = countingHandler('GET', (n) =>
+      n === 1 ? error(429, { 'Retry-After': '3' }) : HttpResponse.json({ ok: 1 }),
+    );
+    server.use(tokenHandler(), handler);
+    const clock = fakeClock();
+    await testClient({ clock }).request({ method: 'GET', path: '/v2/x' });
+    expect(counter.hits).toBe(2);
+    expect(clock.waits).toEqual([3000]);
+  });
+
+  it('waits until an HTTP-date, on a 503', async () => {
+    const clock = fakeClock();
+    const date = new Date(clock.now() + 7000).toUTCString();
+    const { handler } = countingHandler('GET', (n) =>
+      n === 1 ? error(503, { 'Retry-After': date }) : HttpResponse.json({ ok: 1 }),
+    );
+    server.use(tokenHandler(), handler);
+    await testClient({ clock }).request({ method: 'GET', path: '/v2/x' });
+    expect(clock.waits).toEqual([7000]);
+  });
+
+  it('longer than maxRetryAfter: RateLimitError at once with retryAfter, no wait', async () => {
+    const { counter, handler } = countingHandler('GET', () => error(429, { 'Retry-After': '120' }));
+    server.use(tokenHandler(), handler);
+    const clock = fakeClock();
+    await expect(
+      testClient({ clock, maxRetryAfter: 60 }).request({ method: 'GET', path: '/v2/x' }),
+    ).rejects.toMatchObject({
+      constructor: RateLimitError,
+      status: 429,
+      retryAfter: 120,
+    });
+    expect(counter.hits).toBe(1);
+    expect(clock.waits).toEqual([]);
+  });
+
+  it('429 after retries are spent: RateLimitError with retryAfter', async () => {
+    const { counter, handler } = countingHandler('GET', () => error(429, { 'Retry-After': '2' }));
+    server.use(tokenHandler(), handler);
+    const clock = fakeClock();
+    await expect(testClient({ clock }).request({ method: 'GET', path: '/v2/x' })).rejects.toMatchObject({
+      constructor: RateLimitError,
+      retryAfter: 2,
+      code: 'c429',
+    });
+    expect(counter.hits).toBe(3);
+    expect(clock.waits).toEqual([2000, 2000]);
+  });
+});
+
+describe('policy', () => {
+  it('caps the backoff at 8 s', () => {
+    const d = decideRetry({ kind: 'timeout' }, 10, 20, true, 60_000, 0.999);
+    expect(d).toMatchObject({ retry: true });
+    expect(d.retry && d.delayMs).toBeLessThanOrEqual(8000);
+  });
+
+  it('POST timeouts are never retried', () => {
+    expect(decideRetry({ kind: 'timeout' }, 0, 2, false, 60_000, 0)).toEqual({ retry: false });
+  });
+
+  it('detects never-sent failures from cause.code, including AggregateError causes', () => {
+    const err = (cause: unknown) => new TypeError('fetch failed', { cause });
+    expect(provablyNeverSent(err({ code: 'ENOTFOUND' }))).toBe(true);
+    expect(provablyNeverSent(err({ code: 'ECONNRESET' }))).toBe(false);
+    expect(provablyNeverSent(err({ errors: [{ code: 'ECONNREFUSED' }, { code: 'EAI_AGAIN' }] }))).toBe(true);
+    expect(provablyNeverSent(err({ errors: [{ code: 'ECONNREFUSED' }, { code: 'ETIMEDOUT' }] }))).toBe(false);
+    expect(provablyNeverSent(new TypeError('Failed to fetch'))).toBe(false);
+  });
+});
