@@ -1,0 +1,27 @@
+import { ResponseValidationError } from './errors.js';
+
+/** A success body: `{ status: 'success', data, pagination? }`. */
+export interface SuccessEnvelope {
+  data: Record<string, unknown>;
+  /** The whole body, where v1 lists keep `pagination` beside `data`. */
+  body: Record<string, unknown>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Unwraps `data` from a 2xx body, or throws `ResponseValidationError` naming the operation. */
+export function unwrapSuccess(body: unknown, operation: string): SuccessEnvelope {
+  if (!isRecord(body)) {
+    throw new ResponseValidationError(`${operation}: expected a JSON object body`, [
+      { path: '', message: 'expected a JSON object' },
+    ]);
+  }
+  const data = body.data;
+  if (!isRecord(data)) {
+    const message = data === undefined ? 'required field is missing' : 'expected object';
+    throw new ResponseValidationError(`${operation}: data: ${message}`, [{ path: 'data', message }]);
+  }
+  return { data, body };
+}

@@ -1,0 +1,43 @@
+import type * as z from 'zod/mini';
+import { unwrapSuccess } from './envelope.js';
+import { parseResponse, validateParams } from './schema.js';
+import type { HttpMethod, QueryValue, RequestOptions, Transport } from './transport.js';
+
+type AnySchema = z.core.$ZodType;
+
+/** A declarative description of one endpoint call, as a resource method writes it. */
+export interface OperationSpec<Data extends AnySchema, Result> {
+  method: HttpMethod;
+  path: string;
+  /** Query params and their schema; checked before anything is sent. */
+  query?: { schema: AnySchema; value: unknown };
+  /** JSON body and its schema; checked before anything is sent. */
+  body?: { schema: AnySchema; value: unknown };
+  /** Schema of the body's `data`. */
+  data: Data;
+  /** Picks the result out of the checked `data` (`(data) => data.call`). */
+  result: (data: z.output<Data>) => Result;
+}
+
+/** `"GET /v2/calls/recent"`: how messages name an operation. */
+export const operationName = (spec: { method: HttpMethod; path: string }) => `${spec.method} ${spec.path}`;
+
+/**
+ * Validates params (a `ValidationError` rejects and nothing is sent), sends, unwraps the envelope
+ * and checks `data` (a `ResponseValidationError` names the field and the operation).
+ */
+export async function runOperation<Data extends AnySchema, Result>(
+  transport: Transport,
+  spec: OperationSpec<Data, Result>,
+  options?: RequestOptions,
+): Promise<Result> {
+  const operation = operationName(spec);
+  const query = spec.query && validateParams(spec.query.schema, spec.query.value, operation);
+  const body = spec.body && validateParams(spec.body.schema, spec.body.value, operation);
+  const answer = await transport.send(
+    { method: spec.method, path: spec.path, query: query as Record<string, QueryValue> | undefined, body },
+    options,
+  );
+  const { data } = unwrapSuccess(answer, operation);
+  return spec.result(parseResponse(spec.data, data, operation));
+}

@@ -1,0 +1,196 @@
+/**
+ * Pages over both list styles of the service: v2 offset pagination inside `data`
+ * (`total, limit, offset, has_more`) and v1 numbered pagination beside `data`
+ * (`total, page, per_page, pages`), which a v2 list may also carry inside `data`.
+ */
+import * as z from 'zod/mini';
+import { unwrapSuccess } from './envelope.js';
+import { TelephonyError } from './errors.js';
+import { operationName } from './operation.js';
+import { parseResponse, validateParams } from './schema.js';
+import type { HttpMethod, QueryValue, RequestOptions, Transport } from './transport.js';
+
+type Query = Record<string, QueryValue>;
+
+/** v2 offset style, inside `data`. */
+export const OffsetPaginationSchema = z.looseObject({
+  total: z.number(),
+  limit: z.number(),
+  offset: z.number(),
+  has_more: z.boolean(),
+});
+export type OffsetPagination = z.infer<typeof OffsetPaginationSchema>;
+
+/** v1 page style, beside `data` (or inside it). */
+export const NumberedPaginationSchema = z.looseObject({
+  total: z.number(),
+  page: z.number(),
+  per_page: z.number(),
+  pages: z.number(),
+});
+export type NumberedPagination = z.infer<typeof NumberedPaginationSchema>;
+
+/** The wire pagination object of a page, as returned. */
+export type Pagination = OffsetPagination | NumberedPagination;
+
+/** Reads a page's pagination and says which query asks for the next page (`undefined`: last page). */
+export type PaginationStrategy = (
+  envelope: { data: Record<string, unknown>; body: Record<string, unknown> },
+  query: Query,
+  received: number,
+  operation: string,
+) => { pagination: Pagination; next: Query | undefined };
+
+function readNumbered(
+  source: Record<string, unknown>,
+  prefix: string,
+  operation: string,
+): NumberedPagination {
+  return parseResponse(NumberedPaginationSchema, source.pagination, operation, `${prefix}pagination`);
+}
+
+/**
+ * v2: `data.pagination` with `has_more`; next offset = offset + items received. A page-style object
+ * in its place is tolerated: its `page < pages` decides, and the offset still advances by the items received.
+ */
+export const offsetPages: PaginationStrategy = ({ data }, query, received, operation) => {
+  const raw = data.pagination as Record<string, unknown> | undefined;
+  if (raw !== null && typeof raw === 'object' && !('has_more' in raw) && 'pages' in raw) {
+    const pagination = readNumbered(data, 'data.', operation);
+    const offset = typeof query.offset === 'number' ? query.offset : 0;
+    const more = pagination.page < pagination.pages;
+    return { pagination, next: more ? { ...query, offset: offset + received } : undefined };
+  }
+  const pagination = parseResponse(OffsetPaginationSchema, raw, operation, 'data.pagination');
+  return {
+    pagination,
+    next: pagination.has_more ? { ...query, offset: pagination.offset + received } : undefined,
+  };
+};
+
+/** v1: `pagination` beside `data` (inside `data` tolerated); next while `page < pages`. */
+export const numberedPages: PaginationStrategy = ({ data, body }, query, _received, operation) => {
+  const pagination =
+    body.pagination === undefined
+      ? readNumbered(data, 'data.', operation)
+      : readNumbered(body, '', operation);
+  return {
+    pagination,
+    next: pagination.page < pagination.pages ? { ...query, page: pagination.page + 1 } : undefined,
+  };
+};
+
+/** A list endpoint, as a resource describes it. */
+export interface ListSpec<Item extends z.core.$ZodType> {
+  method: HttpMethod;
+  path: string;
+  query: { schema: z.core.$ZodType; value: unknown };
+  /** Key of the item array in `data` (`calls`, `users`). */
+  items: string;
+  itemSchema: Item;
+  pagination: PaginationStrategy;
+}
+
+/** One page of a list, and the way to the next one. */
+export class Page<T> {
+  /** The items of this page. */
+  readonly items: T[];
+  /** The wire pagination object, as returned. */
+  readonly pagination: Pagination;
+  readonly #fetchNext: (() => PagePromise<T>) | undefined;
+
+  constructor(items: T[], pagination: Pagination, fetchNext: (() => PagePromise<T>) | undefined) {
+    this.items = items;
+    this.pagination = pagination;
+    this.#fetchNext = fetchNext;
+  }
+
+  /** `true` when another page follows (`has_more` in v2, `page < pages` in v1, and this page was not empty). */
+  hasNextPage(): boolean {
+    return this.#fetchNext !== undefined;
+  }
+
+  /** Fetches the next page with the same filters and request options; rejects on the last page. */
+  getNextPage(): PagePromise<T> {
+    if (this.#fetchNext === undefined) {
+      return new PagePromise(
+        Promise.reject(new TelephonyError('No next page: this is the last page (check hasNextPage() first)')),
+      );
+    }
+    return this.#fetchNext();
+  }
+}
+
+/**
+ * A `Promise<Page<T>>` that is also `AsyncIterable<T>`. The first request starts at once;
+ * `for await` walks every item of every page, holding one page at a time.
+ */
+export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T> {
+  readonly #page: Promise<Page<T>>;
+
+  constructor(page: Promise<Page<T>>) {
+    super((resolve) => resolve(undefined as unknown as Page<T>));
+    this.#page = page;
+  }
+
+  // Derived promises (then/catch/finally) are plain promises, not pages.
+  static override get [Symbol.species]() {
+    return Promise;
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: a PagePromise is a promise by design (API.md).
+  override then<A = Page<T>, B = never>(
+    onFulfilled?: ((page: Page<T>) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.#page.then(onFulfilled, onRejected);
+  }
+
+  override catch<B = never>(
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<Page<T> | B> {
+    return this.#page.catch(onRejected);
+  }
+
+  override finally(onFinally?: (() => void) | null): Promise<Page<T>> {
+    return this.#page.finally(onFinally);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return iterate(this.#page);
+  }
+}
+
+// A free function, so the generator holds only the current page, not the PagePromise or earlier pages.
+async function* iterate<T>(first: Promise<Page<T>>): AsyncGenerator<T> {
+  let page: Page<T> | undefined = await first;
+  while (page !== undefined) {
+    yield* page.items;
+    page = page.hasNextPage() ? await page.getNextPage() : undefined;
+  }
+}
+
+/** Starts the first request of a list now and returns its `PagePromise`. */
+export function listPages<Item extends z.core.$ZodType>(
+  transport: Transport,
+  spec: ListSpec<Item>,
+  options?: RequestOptions,
+): PagePromise<z.output<Item>> {
+  const operation = operationName(spec);
+  const itemsSchema = z.array(spec.itemSchema);
+  const fetchPage = async (query: Query): Promise<Page<z.output<Item>>> => {
+    const answer = await transport.send({ method: spec.method, path: spec.path, query }, options);
+    const envelope = unwrapSuccess(answer, operation);
+    const items = parseResponse(itemsSchema, envelope.data[spec.items], operation, `data.${spec.items}`);
+    const { pagination, next } = spec.pagination(envelope, query, items.length, operation);
+    // An empty page ends the list whatever the server says.
+    const fetchNext =
+      next !== undefined && items.length > 0 ? () => new PagePromise(fetchPage(next)) : undefined;
+    return new Page(items, pagination, fetchNext);
+  };
+  const first = (async () => {
+    const query = validateParams(spec.query.schema, spec.query.value ?? {}, operation) as Query;
+    return fetchPage(query);
+  })();
+  return new PagePromise(first);
+}

@@ -1,0 +1,36 @@
+export {
+  type NumberedPagination,
+  type OffsetPagination,
+  Page,
+  PagePromise,
+  type Pagination,
+} from '../core/pagination.js';
+export {
+  type Call,
+  type CallDetail,
+  type CallParty,
+  type CallStatus,
+  Calls,
+  type CreateCallParams,
+  type CreatedCall,
+  type EndedCall,
+  type ListRecentCallsParams,
+  type TransferCallParams,
+  type TransferredCall,
+} from './calls.js';
+export { type CallStats, type CallStatsParams, type DailyCallStats, Stats } from './stats.js';
+export {
+  type CreateUserParams,
+  type DeletedUser,
+  type ListUsersParams,
+  type UpdateUserParams,
+  type User,
+  type UserPreferences,
+  Users,
+} from './users.js';
+export {
+  type CreatedWebhook,
+  type CreateWebhookParams,
+  type WebhookEventType,
+  Webhooks,
+} from './webhooks.js';

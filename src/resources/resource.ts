@@ -1,0 +1,10 @@
+import type { Transport } from '../core/transport.js';
+
+/** Base of the resource classes: holds the transport that performs their requests. */
+export abstract class APIResource {
+  protected readonly transport: Transport;
+
+  constructor(transport: Transport) {
+    this.transport = transport;
+  }
+}
