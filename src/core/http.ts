@@ -69,7 +69,7 @@ export class HttpTransport implements Transport {
     this.#maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
     this.#timeout = options.timeout ?? DEFAULTS.timeout;
     this.#maxRetryAfterMs = (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000;
-    this.#defaultHeaders = options.defaultHeaders ?? {};
+    this.#defaultHeaders = mergeHeaders({}, options.defaultHeaders, undefined);
   }
 
   async send(request: RawRequest, options?: RequestOptions): Promise<unknown> {
@@ -133,11 +133,7 @@ export class HttpTransport implements Transport {
   ): Promise<Response> {
     const { version, url } = this.#target(request, allowAbsolute);
     const credential = this.#credential(version, request);
-    const headers: Record<string, string> = {
-      ...this.#defaultHeaders,
-      ...request.headers,
-      ...options?.headers,
-    };
+    const headers = mergeHeaders(this.#defaultHeaders, request.headers, options?.headers);
     let body: string | undefined;
     if (request.body !== undefined) {
       body = JSON.stringify(request.body);
@@ -194,7 +190,8 @@ export class HttpTransport implements Transport {
       } catch (error) {
         if (signal?.aborted) throw userAbort(signal);
         if (error instanceof TimeoutError) {
-          failure = new APITimeoutError(`${operation} timed out after ${timeout} ms`, { cause: error });
+          // ky's TimeoutError holds the Request, whose headers carry the credential: not kept as cause.
+          failure = new APITimeoutError(`${operation} timed out after ${timeout} ms`);
           outcome = { kind: 'timeout' };
         } else {
           failure = new APIConnectionError(`${operation} failed: no HTTP answer`, { cause: error });
@@ -359,4 +356,21 @@ async function readJson(response: Response, operation: string): Promise<unknown>
 /** Frees the connection of an answer we will not read. Not awaited: a cancel can stay pending. */
 function discard(response: Response): void {
   response.body?.cancel().catch(() => {});
+}
+
+/** Lower-cased copy of `base` plus the extra headers; `authorization` is never taken from the caller. */
+function mergeHeaders(
+  base: Record<string, string>,
+  first: Record<string, string> | undefined,
+  second: Record<string, string> | undefined,
+): Record<string, string> {
+  const merged = { ...base };
+  for (const extra of [first, second]) {
+    if (extra === undefined) continue;
+    for (const name in extra) {
+      const lower = name.toLowerCase();
+      if (lower !== 'authorization') merged[lower] = extra[name] as string;
+    }
+  }
+  return merged;
 }

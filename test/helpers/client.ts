@@ -1,5 +1,5 @@
 import { HttpResponse, http } from 'msw';
-import { TelephonyClient } from 'telephony-sdk';
+import { type APIError, TelephonyClient } from 'telephony-sdk';
 import type { ClientOptions } from '../../src/core/options.js';
 import { fakeClock } from './clock.js';
 
@@ -50,4 +50,14 @@ export function tokenHandler(options: TokenHandlerOptions = {}) {
       scope: options.scope ?? 'calls:read calls:write',
     });
   });
+}
+
+/** The error `promise` rejects with, typed as an APIError for field access (assert its class separately). */
+export async function rejection(promise: Promise<unknown>): Promise<APIError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as APIError;
+  }
+  throw new Error('expected a rejection');
 }

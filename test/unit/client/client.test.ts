@@ -1,0 +1,101 @@
+import { HttpResponse, http } from 'msw';
+import { TelephonyClient, ValidationError } from 'telephony-sdk';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BASE, BASE_V1, CANARY, testClient, tokenHandler } from '../../helpers/client.js';
+import { server } from '../../helpers/server.js';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('options', () => {
+  it.each([
+    [{ baseUrl: 'ftp://x' }, 'baseUrl'],
+    [{ maxRetries: -1 }, 'maxRetries'],
+    [{ maxRetries: 1.5 }, 'maxRetries'],
+    [{ timeout: Number.NaN }, 'timeout'],
+    [{ clientSecret: undefined }, 'clientSecret'],
+    [{ scope: 3 as unknown as string }, 'scope'],
+  ])('rejects %o naming %s', (overrides, option) => {
+    const error = (() => {
+      try {
+        testClient(overrides);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues[0]?.path).toBe(option);
+    expect((error as Error).message).not.toContain(CANARY.clientSecret);
+  });
+});
+
+describe('browser guard', () => {
+  it('refuses clientSecret or apiKey in a browser unless dangerouslyAllowBrowser', () => {
+    vi.stubGlobal('window', {});
+    vi.stubGlobal('document', {});
+    expect(() => testClient()).toThrow(/dangerouslyAllowBrowser/);
+    expect(() => new TelephonyClient({ baseUrlV1: BASE_V1, apiKey: CANARY.apiKey })).toThrow(ValidationError);
+    expect(() => testClient({ dangerouslyAllowBrowser: true })).not.toThrow();
+    expect(() => new TelephonyClient({ baseUrl: BASE, accessToken: async () => 't' })).not.toThrow();
+  });
+
+  it('is not triggered in Node or Deno-like globals (window without document)', () => {
+    vi.stubGlobal('window', {});
+    expect(() => testClient()).not.toThrow();
+  });
+});
+
+describe('request() escape hatch', () => {
+  it('reaches /v2 and /v1 paths with the right credential, headers and options', async () => {
+    const seen: Array<Record<string, string | null>> = [];
+    server.use(
+      tokenHandler(),
+      http.get(`${BASE}/v2/contacts`, ({ request }) => {
+        seen.push({ auth: request.headers.get('authorization'), x: request.headers.get('x-extra') });
+        return HttpResponse.json({ status: 'success', data: { contacts: [] } });
+      }),
+      http.post(`${BASE_V1}/v1/voicemail`, ({ request }) => {
+        seen.push({ auth: request.headers.get('authorization'), x: request.headers.get('x-default') });
+        return HttpResponse.json({ status: 'success' });
+      }),
+    );
+    const client = testClient({ defaultHeaders: { 'x-default': 'd' } });
+    await expect(
+      client.request({
+        method: 'GET',
+        path: '/v2/contacts',
+        headers: { 'x-extra': 'e', Authorization: 'Bearer evil' },
+      }),
+    ).resolves.toEqual({ status: 'success', data: { contacts: [] } });
+    await expect(client.request({ method: 'POST', path: '/v1/voicemail', body: {} })).resolves.toEqual({
+      status: 'success',
+    });
+    expect(seen).toEqual([
+      { auth: `Bearer ${CANARY.accessToken}`, x: 'e' },
+      { auth: `Bearer ${CANARY.apiKey}`, x: 'd' },
+    ]);
+  });
+
+  it('rejects a path outside /v2/ and /v1/ without sending', async () => {
+    await expect(testClient().request({ method: 'GET', path: '/v3/x' })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+    await expect(
+      testClient().request({ method: 'GET', path: 'https://evil.test/v2/x' }),
+    ).rejects.toBeInstanceOf(ValidationError);
+  });
+
+  it('download() streams a recording on the configured origin only', async () => {
+    server.use(
+      tokenHandler(),
+      http.get(`${BASE}/v2/recordings/r1.mp3`, () => new HttpResponse(new Uint8Array([1, 2, 3]))),
+    );
+    const client = testClient();
+    const response = await client.transport.download({ method: 'GET', path: `${BASE}/v2/recordings/r1.mp3` });
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
+    await expect(
+      client.transport.download({ method: 'GET', path: 'https://cdn.evil.test/v2/recordings/r1.mp3' }),
+    ).rejects.toBeInstanceOf(ValidationError);
+  });
+});
