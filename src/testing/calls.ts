@@ -152,14 +152,16 @@ export function listForm(call: StoredCall, duration: number) {
   };
 }
 
-/** The detail form (GET one call). */
+/** The detail form (GET one call). Links, the end time and the queue are left out while unknown: SPEC.md types them as strings and objects, never null. */
 export function detailForm(call: StoredCall, duration: number) {
+  const { contact_id, ...from } = call.from;
+  const { user_id, ...to } = call.to;
   return {
     ...listForm(call, duration),
-    from: { ...call.from },
-    to: { ...call.to },
-    ended_at: call.endedAt === null ? null : iso(call.endedAt),
-    queue: call.queue,
+    from: contact_id === null ? from : { ...from, contact_id },
+    to: user_id === null ? to : { ...to, user_id },
+    ...(call.endedAt === null ? {} : { ended_at: iso(call.endedAt) }),
+    ...(call.queue === null ? {} : { queue: call.queue }),
     transferred: call.transferHistory.length > 0,
     transfer_history: call.transferHistory.map((entry) => ({ ...entry })),
     custom_data: call.customData,

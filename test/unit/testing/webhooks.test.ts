@@ -106,7 +106,7 @@ describe('webhook delivery', () => {
           id: call.id,
           direction: 'inbound',
           status: 'ringing',
-          from: { number: '+15557654321', contact_id: null },
+          from: { number: '+15557654321', name: '' },
           to: { user_id: 'usr_1' },
           queue: { id: expect.any(String), name: expect.any(String) },
           custom_data: { vip: true },

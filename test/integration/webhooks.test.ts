@@ -1,0 +1,73 @@
+import { createServer, type Server } from 'node:http';
+import { WebhookReceiver } from 'telephony-sdk/webhooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { serveSandbox } from './helpers.js';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+async function mount(receiver: WebhookReceiver): Promise<string> {
+  const server = createServer(receiver.nodeHandler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks`;
+}
+
+describe('webhooks end to end', () => {
+  it('the sandbox signs, the receiver verifies, handlers see typed call events', async () => {
+    // Sandbox time near the wall clock: the receiver checks the signature's age against now.
+    const { sandbox, client } = await serveSandbox({ clock: { start: Date.now() } });
+    const receiver = new WebhookReceiver({ secret: 'whsec_integration' });
+    const seen: string[] = [];
+    receiver.on('call.incoming', async (event) => {
+      seen.push(`${event.type}:${event.data.call.status}`);
+    });
+    receiver.on('call.missed', async (event) => {
+      seen.push(event.type);
+    });
+    const url = await mount(receiver);
+    await client().webhooks.create({
+      url,
+      events: ['call.incoming', 'call.missed'],
+      secret: 'whsec_integration',
+    });
+    const call = sandbox.simulateIncomingCall({ from: '+15557654321' });
+    await sandbox.idle();
+    sandbox.missCall(call.id);
+    await sandbox.idle();
+    expect(seen).toEqual(['call.incoming:ringing', 'call.missed']);
+    expect(sandbox.deliveries.map((d) => d.status)).toEqual([200, 200]);
+  });
+
+  it('a failing handler gets a 500, the sandbox re-delivers the same event, the retry is processed', async () => {
+    const { sandbox, client } = await serveSandbox({ clock: { start: Date.now() } });
+    const receiver = new WebhookReceiver({ secret: 'whsec_integration' });
+    const ids: string[] = [];
+    let failures = 1;
+    receiver.on('call.incoming', async (event) => {
+      ids.push(event.id);
+      if (failures-- > 0) throw new Error('database down');
+    });
+    const url = await mount(receiver);
+    await client().webhooks.create({ url, events: ['call.incoming'], secret: 'whsec_integration' });
+    sandbox.simulateIncomingCall({ from: '+15557654321' });
+    await sandbox.idle();
+    expect(sandbox.deliveries.map((d) => d.status)).toEqual([500]);
+    await sandbox.advance(10_000);
+    expect(sandbox.deliveries.map((d) => d.status)).toEqual([500, 200]);
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toBe(ids[1]);
+  });
+
+  it('a wrong secret is refused with 401 and retried', async () => {
+    const { sandbox, client } = await serveSandbox({ clock: { start: Date.now() } });
+    const url = await mount(new WebhookReceiver({ secret: 'a_different_secret' }));
+    await client().webhooks.create({ url, events: ['call.incoming'], secret: 'whsec_integration' });
+    sandbox.simulateIncomingCall({ from: '+15557654321' });
+    await sandbox.advance(10_000);
+    expect(sandbox.deliveries.map((d) => d.status)).toEqual([401, 401]);
+  });
+});
