@@ -5,6 +5,7 @@ import type { ClientEvents } from './core/events.js';
 import { HttpTransport } from './core/http.js';
 import { type ClientOptions, isBrowser, validateOptions } from './core/options.js';
 import type { HttpMethod, QueryValue, RequestOptions, Transport } from './core/transport.js';
+import { Calls, Stats, Users, Webhooks } from './resources/index.js';
 
 /** A request to any documented path, for operations the SDK has no method for. */
 export interface RequestSpec {
@@ -25,6 +26,14 @@ export interface RequestSpec {
  */
 export class TelephonyClient extends EventEmitter<ClientEvents> {
   readonly #transport: Transport;
+  /** v2 calls: list, get, create, end, transfer. */
+  readonly calls: Calls;
+  /** v2 call statistics. */
+  readonly stats: Stats;
+  /** v2 webhook registration. */
+  readonly webhooks: Webhooks;
+  /** v1 users (API key). */
+  readonly users: Users;
 
   constructor(options: ClientOptions = {}) {
     super();
@@ -42,6 +51,10 @@ export class TelephonyClient extends EventEmitter<ClientEvents> {
     }
     const clock: Clock = options.clock ?? systemClock;
     this.#transport = new HttpTransport(options, clock, this);
+    this.calls = new Calls(this.#transport);
+    this.stats = new Stats(this.#transport);
+    this.webhooks = new Webhooks(this.#transport);
+    this.users = new Users(this.#transport);
   }
 
   /**

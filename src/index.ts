@@ -4,3 +4,4 @@ export * from './core/errors.js';
 export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent, TokenEvent } from './core/events.js';
 export type { ClientOptions } from './core/options.js';
 export type { HttpMethod, QueryValue, RawRequest, RequestOptions, Transport } from './core/transport.js';
+export * from './resources/index.js';
