@@ -70,10 +70,8 @@ export const offsetPages: PaginationStrategy = ({ data }, query, received, opera
 
 /** v1: `pagination` beside `data` (inside `data` tolerated); next while `page < pages`. */
 export const numberedPages: PaginationStrategy = ({ data, body }, query, _received, operation) => {
-  const pagination =
-    body.pagination === undefined
-      ? readNumbered(data, 'data.', operation)
-      : readNumbered(body, '', operation);
+  const inside = body.pagination === undefined && data.pagination !== undefined;
+  const pagination = inside ? readNumbered(data, 'data.', operation) : readNumbered(body, '', operation);
   return {
     pagination,
     next: pagination.page < pagination.pages ? { ...query, page: pagination.page + 1 } : undefined,

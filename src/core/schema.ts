@@ -113,7 +113,9 @@ type Guard = (value: unknown) => Failure | undefined;
 
 const fail = (message: string): Failure => ({ path: [], message });
 const typeOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
-const expected = (what: string, value: unknown) => fail(`expected ${what}, got ${typeOf(value)}`);
+const MISSING = 'required field is missing';
+const expected = (what: string, value: unknown) =>
+  fail(value === undefined ? MISSING : `expected ${what}, got ${typeOf(value)}`);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -157,7 +159,7 @@ function compileObject(def: z.core.$ZodObjectDef): Guard | undefined {
       const item = value[field.key];
       if (item === undefined) {
         if (field.optional) continue;
-        const missing = fail('required field is missing');
+        const missing = fail(MISSING);
         missing.path.unshift(field.key);
         return missing;
       }
