@@ -57,7 +57,7 @@ try {
 
   step('Place a call');
   const call = await client.calls.create({ to: '+15551234567', custom_data: { ticket: 'T-1001' } });
-  line(`  ${call.id} ${call.status} → ${call.to.number}`);
+  line(`  ${call.id} ${call.status} → ${call.to?.number}`);
   await sandbox.advance(5_000);
   line(`  after 5 s: ${(await client.calls.get(call.id)).status}`);
   await sandbox.advance(12_000);
