@@ -46,11 +46,13 @@ export const intBetween = (min: number, max = Number.MAX_SAFE_INTEGER) =>
 const UNLOCALIZED = 'Invalid input';
 
 /** Readable English for a zod issue (zod/mini ships no locale, so its own text is only "Invalid input"). */
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
+  // Optional fields never fail when absent, so an issue on `undefined` is a missing required field.
+  if (valueAt(input, issue.path) === undefined && issue.code !== 'unrecognized_keys') return 'is required';
   if (issue.message !== UNLOCALIZED) return issue.message;
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? 'is required' : `expected ${issue.expected}`;
+      return `expected ${issue.expected}`;
     case 'too_small':
       return issue.origin === 'array'
         ? `must have at least ${issue.minimum} item(s)`
@@ -76,7 +78,13 @@ const joinPath = (parts: ReadonlyArray<PropertyKey>) =>
     .filter((part) => part !== '')
     .join('.');
 
-function toIssues(issues: readonly z.core.$ZodIssue[]): ValidationIssue[] {
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) value = (value as Record<PropertyKey, unknown> | null | undefined)?.[key];
+  return value;
+}
+
+function toIssues(issues: readonly z.core.$ZodIssue[], input: unknown): ValidationIssue[] {
   return issues.flatMap((issue) =>
     // One issue per unknown key, so each typo is named where it is.
     issue.code === 'unrecognized_keys'
@@ -84,7 +92,7 @@ function toIssues(issues: readonly z.core.$ZodIssue[]): ValidationIssue[] {
           path: joinPath([...issue.path, key]),
           message: 'is not a known parameter',
         }))
-      : [{ path: joinPath(issue.path), message: describeIssue(issue) }],
+      : [{ path: joinPath(issue.path), message: describeIssue(issue, input) }],
   );
 }
 
@@ -98,7 +106,7 @@ export function validateParams<Schema extends AnySchema>(
 ): z.output<Schema> {
   const result = z.safeParse(schema, value);
   if (result.success) return result.data;
-  const issues = toIssues(result.error.issues);
+  const issues = toIssues(result.error.issues, value);
   const summary = issues.map((issue) => `${issue.path || '(params)'} ${issue.message}`).join('; ');
   throw new ValidationError(`${operation}: invalid params: ${summary}`, issues);
 }
@@ -137,7 +145,7 @@ function zodFallback(schema: AnySchema): Guard {
   return (value) => {
     const result = z.safeParse(schema, value);
     if (result.success) return undefined;
-    const [issue] = toIssues(result.error.issues);
+    const [issue] = toIssues(result.error.issues, value);
     return { path: issue?.path ? issue.path.split('.') : [], message: issue?.message ?? 'is invalid' };
   };
 }

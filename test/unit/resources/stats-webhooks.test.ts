@@ -1,0 +1,72 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { statsBody } from '../../fixtures/calls.js';
+import { BASE, testClient, tokenHandler } from '../../helpers/client.js';
+import { server } from '../../helpers/server.js';
+import { route, seen } from './route.js';
+
+beforeEach(() => server.use(tokenHandler()));
+
+describe('stats.calls', () => {
+  it('sends from/to (Date as ISO) and group_by, and returns data.stats with by_day', async () => {
+    route('get', `${BASE}/v2/calls/stats`, () => statsBody);
+    const stats = await testClient().stats.calls({
+      from: '2024-03-01',
+      to: new Date('2024-03-31T23:59:59Z'),
+      group_by: 'day',
+    });
+    expect(seen[0]?.query).toBe('from=2024-03-01&to=2024-03-31T23%3A59%3A59.000Z&group_by=day');
+    expect(stats).toEqual(statsBody.data.stats);
+    expect(stats.by_day?.[1]?.date).toBe('2024-03-02');
+  });
+
+  it('requires from and to, and a known group_by, sending nothing', async () => {
+    await expect(
+      testClient().stats.calls({ group_by: 'year' } as unknown as { from: string; to: string }),
+    ).rejects.toMatchObject({
+      name: 'ValidationError',
+      issues: [
+        { path: 'from', message: 'is required' },
+        { path: 'to', message: 'is required' },
+        { path: 'group_by', message: 'must be one of "day", "week", "month", "none"' },
+      ],
+    });
+    expect(seen).toHaveLength(0);
+  });
+
+  it('keeps undocumented groupings (by_week) as extra fields', async () => {
+    const stats = { ...statsBody.data.stats, by_day: undefined, by_week: [{ week: '2024-W09' }] };
+    route('get', `${BASE}/v2/calls/stats`, () => ({ status: 'success', data: { stats } }));
+    const result = await testClient().stats.calls({ from: '2024-03-01', to: '2024-03-31', group_by: 'week' });
+    expect(result.by_week).toEqual([{ week: '2024-W09' }]);
+  });
+});
+
+describe('webhooks.create', () => {
+  it('POSTs url, events, secret, description and returns data as returned', async () => {
+    const data = { webhook: { id: 'wh_1', url: 'https://example.com/hooks', events: ['call.incoming'] } };
+    route('post', `${BASE}/v2/webhooks`, () => ({ status: 'success', data }));
+    const result = await testClient().webhooks.create({
+      url: 'https://example.com/hooks',
+      events: ['call.incoming', 'call.ended'],
+      secret: 'whsec_1',
+      description: 'CRM',
+    });
+    expect(seen[0]?.body).toEqual({
+      url: 'https://example.com/hooks',
+      events: ['call.incoming', 'call.ended'],
+      secret: 'whsec_1',
+      description: 'CRM',
+    });
+    expect(result).toEqual(data);
+  });
+
+  it('refuses a relative url and an empty events list', async () => {
+    await expect(testClient().webhooks.create({ url: '/hooks', events: [] })).rejects.toMatchObject({
+      issues: [
+        { path: 'url', message: 'must be an absolute URL like https://example.com/hooks' },
+        { path: 'events', message: 'must name at least one event type' },
+      ],
+    });
+    expect(seen).toHaveLength(0);
+  });
+});
