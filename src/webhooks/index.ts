@@ -1,1 +1,2 @@
 export { TelephonyError } from '../shared/telephony-error.js';
+export { signWebhook } from './signature.js';
