@@ -1,0 +1,34 @@
+import { fromHex } from '../shared/bytes.js';
+import { WebhookVerificationError } from './errors.js';
+
+/** A parsed `Service-Signature` header. */
+export interface SignatureHeader {
+  timestamp: number;
+  signatures: Uint8Array<ArrayBuffer>[];
+}
+
+const malformed = (): never => {
+  throw new WebhookVerificationError('malformed_header');
+};
+
+/** Parses `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`; unknown keys are ignored for future schemes. */
+export function parseSignatureHeader(header: string | null | undefined): SignatureHeader {
+  if (!header) throw new WebhookVerificationError('missing_header');
+  let timestamp = Number.NaN;
+  const signatures: Uint8Array<ArrayBuffer>[] = [];
+  for (const part of header.split(',')) {
+    const eq = part.indexOf('=');
+    const key = part.slice(0, eq).trim();
+    const value = part.slice(eq + 1).trim();
+    if (eq < 1) malformed();
+    if (key === 't') {
+      if (!/^\d{1,12}$/.test(value) || !Number.isNaN(timestamp)) malformed();
+      timestamp = Number(value);
+    } else if (key === 'v1') {
+      if (!/^[\da-f]{64}$/i.test(value)) malformed();
+      signatures.push(fromHex(value));
+    }
+  }
+  if (Number.isNaN(timestamp) || !signatures.length) malformed();
+  return { timestamp, signatures };
+}

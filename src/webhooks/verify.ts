@@ -1,0 +1,58 @@
+import { TelephonyError } from '../shared/telephony-error.js';
+import { matchesAny } from './crypto.js';
+import { WebhookVerificationError } from './errors.js';
+import type { WebhookEvent } from './events.js';
+import { parseSignatureHeader } from './header.js';
+
+/** Options of {@link verifyWebhook}. */
+export interface VerifyWebhookOptions {
+  /** Largest accepted distance between the signature's timestamp and now, in seconds, both ways. Default 300. */
+  tolerance?: number;
+  /** Current time in unix seconds, for tests. */
+  now?: number;
+}
+
+const RAW_BODY_HINT =
+  'verifyWebhook needs the raw request body (string or Uint8Array of the exact bytes received), not a parsed object. ' +
+  "node:http: collect the request's Buffer chunks; Express: express.raw({ type: 'application/json' }) on this route; " +
+  'fetch-style frameworks: await request.text() or request.arrayBuffer().';
+
+const decoder = new TextDecoder();
+
+/**
+ * Verifies a delivery's `Service-Signature` header and returns the parsed, typed event.
+ *
+ * @param rawBody the exact bytes received, as a string or Uint8Array.
+ * @param header the `Service-Signature` header value.
+ * @param secret the webhook secret, or several during a rotation (any may match).
+ * @throws {WebhookVerificationError} with `reason` and `status` when the delivery must be refused.
+ * @throws {TelephonyError} when called wrongly (parsed body, bad tolerance, no secret), or when a
+ *   verified body is not a JSON event envelope.
+ */
+export async function verifyWebhook(
+  rawBody: string | Uint8Array,
+  header: string | null | undefined,
+  secret: string | readonly string[],
+  options: VerifyWebhookOptions = {},
+): Promise<WebhookEvent> {
+  if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array))
+    throw new TelephonyError(RAW_BODY_HINT);
+  const { tolerance = 300, now = Date.now() / 1000 } = options;
+  // A zero, negative or NaN tolerance would silently disable or break the replay window.
+  if (!(tolerance > 0 && tolerance < Number.POSITIVE_INFINITY))
+    throw new TelephonyError('tolerance must be a positive number of seconds');
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  if (!secrets.length || secrets.some((s) => typeof s !== 'string' || !s))
+    throw new TelephonyError('a non-empty webhook secret is required');
+  const { timestamp, signatures } = parseSignatureHeader(header);
+  if (Math.abs(now - timestamp) > tolerance) throw new WebhookVerificationError('timestamp_out_of_tolerance');
+  if (!(await matchesAny(rawBody, signatures, secrets)))
+    throw new WebhookVerificationError('signature_mismatch');
+  let event: Partial<WebhookEvent> | null = null;
+  try {
+    event = JSON.parse(typeof rawBody === 'string' ? rawBody : decoder.decode(rawBody));
+  } catch {}
+  if (typeof event?.id !== 'string' || typeof event.type !== 'string' || typeof event.data !== 'object')
+    throw new TelephonyError('Webhook body is signed but is not a JSON event envelope');
+  return event as WebhookEvent;
+}
