@@ -5,7 +5,9 @@ export type WebhookVerificationReason =
   | 'missing_header'
   | 'malformed_header'
   | 'timestamp_out_of_tolerance'
-  | 'signature_mismatch';
+  | 'signature_mismatch'
+  /** The body is correctly signed but is not a JSON event envelope. */
+  | 'malformed_payload';
 
 /** A webhook delivery failed verification; `status` is what a receiver should answer. */
 export class WebhookVerificationError extends TelephonyError {

@@ -26,8 +26,8 @@ const decoder = new TextDecoder();
  * @param header the `Service-Signature` header value.
  * @param secret the webhook secret, or several during a rotation (any may match).
  * @throws {WebhookVerificationError} with `reason` and `status` when the delivery must be refused.
- * @throws {TelephonyError} when called wrongly (parsed body, bad tolerance, no secret), or when a
- *   verified body is not a JSON event envelope.
+ * @throws {WebhookVerificationError} `malformed_payload` (400) when a correctly signed body is not a JSON event envelope.
+ * @throws {TelephonyError} when called wrongly: a parsed body, a bad tolerance, no secret.
  */
 export async function verifyWebhook(
   rawBody: string | Uint8Array,
@@ -53,6 +53,6 @@ export async function verifyWebhook(
     event = JSON.parse(typeof rawBody === 'string' ? rawBody : decoder.decode(rawBody));
   } catch {}
   if (typeof event?.id !== 'string' || typeof event.type !== 'string' || typeof event.data !== 'object')
-    throw new TelephonyError('Webhook body is signed but is not a JSON event envelope');
+    throw new WebhookVerificationError('malformed_payload');
   return event as WebhookEvent;
 }

@@ -1,0 +1,40 @@
+/** Remembers processed event ids; back it with Redis or a database to share it between instances. */
+export interface DedupStore {
+  has(id: string): boolean | Promise<boolean>;
+  add(id: string, ttlSeconds: number): void | Promise<void>;
+}
+
+/** Options of {@link MemoryDedupStore}. */
+export interface MemoryDedupStoreOptions {
+  /** Most ids kept; the oldest are forgotten first. Default 10 000. */
+  maxSize?: number;
+  /** Current time in milliseconds, for tests. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** The default store: in memory, bounded in size and in time. */
+export class MemoryDedupStore implements DedupStore {
+  readonly #expiries = new Map<string, number>();
+  readonly #maxSize: number;
+  readonly #now: () => number;
+
+  constructor({ maxSize = 10_000, now = Date.now }: MemoryDedupStoreOptions = {}) {
+    this.#maxSize = maxSize;
+    this.#now = now;
+  }
+
+  has(id: string): boolean {
+    const expiry = this.#expiries.get(id);
+    if (expiry === undefined) return false;
+    if (expiry > this.#now()) return true;
+    this.#expiries.delete(id);
+    return false;
+  }
+
+  add(id: string, ttlSeconds: number): void {
+    this.#expiries.delete(id);
+    this.#expiries.set(id, this.#now() + ttlSeconds * 1000);
+    if (this.#expiries.size > this.#maxSize)
+      this.#expiries.delete(this.#expiries.keys().next().value as string);
+  }
+}

@@ -1,0 +1,125 @@
+import { EventEmitter } from 'eventemitter3';
+import { type NodeRequest, type NodeResponse, nodeHandler } from './adapters.js';
+import { type DedupStore, MemoryDedupStore } from './dedup.js';
+import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
+import type { WebhookEvent, WebhookEventOf, WebhookEventType } from './events.js';
+import { type VerifyWebhookOptions, verifyWebhook } from './verify.js';
+
+/** Options of {@link WebhookReceiver}. */
+export interface WebhookReceiverOptions extends VerifyWebhookOptions {
+  /** The webhook secret, or several during a rotation. */
+  secret: string | readonly string[];
+  /** Where processed event ids are remembered. Default: a {@link MemoryDedupStore}. */
+  store?: DedupStore;
+  /** How long a processed id is remembered, in seconds. Default 86 400. */
+  dedupTtl?: number;
+}
+
+/** Request headers: a `Headers` object, or a plain object with names in any case. */
+export type HeadersLike = Headers | Record<string, string | readonly string[] | undefined>;
+
+/** What {@link WebhookReceiver.handle} answers. */
+export interface HandleResult {
+  status: 200 | 400 | 401 | 500;
+  event?: WebhookEvent;
+  reason?: WebhookVerificationReason | 'duplicate' | 'handler_error';
+}
+
+/**
+ * Handlers per event type, a catch-all `'*'`, and observability events (names without a dot, so
+ * they never collide with event types). Observability payloads carry no secret or signature.
+ */
+export type WebhookReceiverEvents = {
+  [Type in WebhookEventType]: (event: WebhookEventOf<Type>) => unknown;
+} & {
+  '*': (event: WebhookEvent) => unknown;
+  verification_failed: (info: { reason: WebhookVerificationReason; status: number }) => void;
+  duplicate: (info: { id: string; type: string }) => void;
+  handler_error: (info: { id: string; type: string; error: unknown }) => void;
+};
+
+function signatureHeader(headers: HeadersLike): string | undefined {
+  if (typeof headers.get === 'function') return (headers as Headers).get('service-signature') ?? undefined;
+  for (const [name, value] of Object.entries(headers))
+    if (name.toLowerCase() === 'service-signature') return typeof value === 'string' ? value : value?.[0];
+  return undefined;
+}
+
+/**
+ * Verifies deliveries, runs the handlers registered for each event, and answers the status the
+ * service expects: 200 processed or already processed, 400/401 refused, 500 when a handler failed
+ * (the id is then not remembered, so the service's re-delivery runs the handlers again).
+ */
+export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
+  readonly #options: WebhookReceiverOptions;
+  readonly #store: DedupStore;
+  readonly #inFlight = new Map<string, Promise<HandleResult>>();
+
+  constructor(options: WebhookReceiverOptions) {
+    super();
+    this.#options = options;
+    this.#store = options.store ?? new MemoryDedupStore();
+  }
+
+  /** Verifies one delivery and runs its handlers, all awaited together. */
+  async handle({
+    body,
+    headers,
+  }: {
+    body: string | Uint8Array;
+    headers: HeadersLike;
+  }): Promise<HandleResult> {
+    let event: WebhookEvent;
+    try {
+      event = await verifyWebhook(body, signatureHeader(headers), this.#options.secret, this.#options);
+    } catch (error) {
+      // Misuse (a parsed body, no secret) is the caller's bug, not the sender's: let it surface.
+      if (!(error instanceof WebhookVerificationError)) throw error;
+      this.emit('verification_failed', { reason: error.reason, status: error.status });
+      return { status: error.status, reason: error.reason };
+    }
+    // A concurrent delivery of the same id shares the first one's outcome: a 500 makes the service retry.
+    let pending = this.#inFlight.get(event.id);
+    if (!pending) {
+      pending = this.#process(event).finally(() => this.#inFlight.delete(event.id));
+      this.#inFlight.set(event.id, pending);
+    }
+    return pending;
+  }
+
+  async #process(event: WebhookEvent): Promise<HandleResult> {
+    const { id, type } = event;
+    if (await this.#store.has(id)) {
+      this.emit('duplicate', { id, type });
+      return { status: 200, event, reason: 'duplicate' };
+    }
+    // Handlers are called here, not through emit(), which drops their promises; once() ones are removed.
+    const registry = this as unknown as EventEmitter;
+    const handlers = [type, '*'].flatMap((name) =>
+      registry
+        .listeners(name)
+        .map((handler) => registry.removeListener(name, handler, undefined, true) && handler),
+    );
+    const outcomes = await Promise.allSettled(
+      handlers.map(async (handler) => (handler as (event: WebhookEvent) => unknown)(event)),
+    );
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failed) {
+      this.emit('handler_error', { id, type, error: failed.reason });
+      return { status: 500, event, reason: 'handler_error' };
+    }
+    await this.#store.add(id, this.#options.dedupTtl ?? 86_400);
+    return { status: 200, event };
+  }
+
+  /** For `(Request) => Promise<Response>` frameworks: Hono, Next.js route handlers, Bun, Deno, Workers. */
+  readonly fetchHandler = async (request: Request): Promise<Response> => {
+    if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
+    const body = new Uint8Array(await request.arrayBuffer());
+    const { status } = await this.handle({ body, headers: request.headers });
+    return new Response(null, { status });
+  };
+
+  /** For node:http and Express: reads the raw body from the request stream itself. */
+  readonly nodeHandler = (req: NodeRequest, res: NodeResponse): void => nodeHandler(this, req, res);
+}
