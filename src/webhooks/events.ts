@@ -50,13 +50,15 @@ export type KnownWebhookEvent = CallIncomingEvent | OpenWebhookEvent;
 export type WebhookEventType = KnownWebhookEvent['type'];
 
 /**
- * An event of a type this SDK version does not know yet — returned, not rejected.
- * Its `type` is `string & {}` so that checks against known types still narrow the union.
+ * An event of a type this SDK version does not know yet. `verifyWebhook` returns such events rather
+ * than rejecting them, typed as {@link WebhookEvent} so that `event.type === 'call.incoming'` narrows
+ * `data` in editors (a `string` member in the union would stop that); reach them in a `default:`
+ * branch with `event as UnknownWebhookEvent`.
  */
-export type UnknownWebhookEvent = Envelope<string & {}, Record<string, unknown>>;
+export type UnknownWebhookEvent = Envelope<string, Record<string, unknown>>;
 
-/** Any verified webhook event: narrow with `event.type === 'call.incoming'`. */
-export type WebhookEvent = KnownWebhookEvent | UnknownWebhookEvent;
+/** A verified webhook event, discriminated by `type`: `if (event.type === 'call.incoming') event.data.call`. */
+export type WebhookEvent = KnownWebhookEvent;
 
 /** The event for a documented type. */
 export type WebhookEventOf<Type extends WebhookEventType> = Extract<KnownWebhookEvent, { type: Type }>;
