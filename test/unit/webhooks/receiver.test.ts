@@ -1,0 +1,212 @@
+import { MemoryDedupStore, WebhookReceiver, type WebhookReceiverEvents } from 'telephony-sdk/webhooks';
+import { describe, expect, it } from 'vitest';
+import { body, header, NOW, SECRET } from './helpers.js';
+
+const delivery = (event?: object, headerName = 'Service-Signature') => {
+  const raw = body(event);
+  return { body: raw, headers: { [headerName]: header(raw) } };
+};
+
+function receiver(options: Partial<ConstructorParameters<typeof WebhookReceiver>[0]> = {}) {
+  const r = new WebhookReceiver({ secret: SECRET, now: NOW, ...options });
+  const seen: { name: string; info: unknown }[] = [];
+  for (const name of ['verification_failed', 'duplicate', 'handler_error'] as const)
+    r.on(name, (info: unknown) => seen.push({ name, info }));
+  return { r, seen };
+}
+
+describe('WebhookReceiver.handle', () => {
+  it('runs type-specific and catch-all handlers, typed, and answers 200', async () => {
+    const { r } = receiver();
+    const calls: string[] = [];
+    r.on('call.incoming', (event) => {
+      calls.push(`typed:${event.data.call.from.number}`);
+    });
+    r.on('call.missed', () => {
+      calls.push('missed');
+    });
+    r.on('*', async (event) => {
+      calls.push(`any:${event.type}`);
+    });
+    const result = await r.handle(delivery());
+    expect(result.status).toBe(200);
+    expect(calls.sort()).toEqual(['any:call.incoming', 'typed:+15551234567']);
+  });
+
+  it('finds the header in a Headers object and in any case', async () => {
+    const { r } = receiver();
+    const d = delivery();
+    expect((await r.handle({ body: d.body, headers: new Headers(d.headers) })).status).toBe(200);
+    const { r: r2 } = receiver();
+    expect((await r2.handle(delivery(undefined, 'SERVICE-SIGNATURE'))).status).toBe(200);
+  });
+
+  it('answers 400/401 as verification says and emits verification_failed without secrets', async () => {
+    const { r, seen } = receiver();
+    let ran = 0;
+    r.on('*', () => {
+      ran++;
+    });
+    const raw = body();
+    expect(await r.handle({ body: raw, headers: {} })).toEqual({ status: 400, reason: 'missing_header' });
+    expect((await r.handle({ body: raw, headers: { 'service-signature': 'x' } })).status).toBe(400);
+    const wrong = { 'service-signature': header(raw, 'wrong') };
+    expect(await r.handle({ body: raw, headers: wrong })).toEqual({
+      status: 401,
+      reason: 'signature_mismatch',
+    });
+    expect(ran).toBe(0);
+    expect(seen.map((s) => s.info)).toEqual([
+      { reason: 'missing_header', status: 400 },
+      { reason: 'malformed_header', status: 400 },
+      { reason: 'signature_mismatch', status: 401 },
+    ]);
+    expect(JSON.stringify(seen)).not.toContain('canary');
+  });
+
+  it('a processed id answers 200 without running handlers again', async () => {
+    const { r, seen } = receiver();
+    let ran = 0;
+    r.on('call.incoming', () => {
+      ran++;
+    });
+    expect((await r.handle(delivery())).status).toBe(200);
+    expect(await r.handle(delivery())).toMatchObject({ status: 200, reason: 'duplicate' });
+    expect(ran).toBe(1);
+    expect(seen).toEqual([{ name: 'duplicate', info: { id: 'evt_1', type: 'call.incoming' } }]);
+  });
+
+  it('a failing handler answers 500, does not remember the id, and the re-delivery runs handlers again', async () => {
+    const { r, seen } = receiver();
+    let attempts = 0;
+    const failure = new Error('db down');
+    r.on('call.incoming', async () => {
+      attempts++;
+      if (attempts === 1) throw failure;
+    });
+    let others = 0;
+    r.on('*', () => {
+      others++;
+    });
+    expect((await r.handle(delivery())).status).toBe(500);
+    expect(seen).toEqual([
+      { name: 'handler_error', info: { id: 'evt_1', type: 'call.incoming', error: failure } },
+    ]);
+    expect((await r.handle(delivery())).status).toBe(200);
+    expect(attempts).toBe(2);
+    expect(others).toBe(2);
+    expect((await r.handle(delivery())).status).toBe(200);
+    expect(attempts).toBe(2);
+  });
+
+  it('a synchronous throw is a 500 too, and all handlers are awaited together', async () => {
+    const { r } = receiver();
+    let slowDone = false;
+    r.on('*', async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      slowDone = true;
+    });
+    r.on('call.incoming', () => {
+      throw new Error('sync');
+    });
+    expect((await r.handle(delivery())).status).toBe(500);
+    expect(slowDone).toBe(true);
+  });
+
+  it('two concurrent deliveries of one id run handlers once; a failure is shared so the service retries', async () => {
+    const { r } = receiver();
+    let ran = 0;
+    let release = () => {};
+    r.on('call.incoming', () => {
+      ran++;
+      return new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    });
+    const first = r.handle(delivery());
+    const second = r.handle(delivery());
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    expect((await Promise.all([first, second])).map((x) => x.status)).toEqual([200, 200]);
+    expect(ran).toBe(1);
+
+    const { r: failing } = receiver();
+    let runs = 0;
+    failing.on('*', async () => {
+      runs++;
+      throw new Error('x');
+    });
+    const results = await Promise.all([failing.handle(delivery()), failing.handle(delivery())]);
+    expect(results.map((x) => x.status)).toEqual([500, 500]);
+    expect(runs).toBe(1);
+    expect((await failing.handle(delivery())).status).toBe(500);
+    expect(runs).toBe(2);
+  });
+
+  it('once() handlers run for one event only; off() removes', async () => {
+    const { r } = receiver();
+    const log: string[] = [];
+    r.once('call.incoming', () => {
+      log.push('once');
+    });
+    const always = () => {
+      log.push('always');
+    };
+    r.on('call.incoming', always);
+    await r.handle(delivery());
+    await r.handle(delivery({ ...JSON.parse(body()), id: 'evt_2' }));
+    r.off('call.incoming', always);
+    await r.handle(delivery({ ...JSON.parse(body()), id: 'evt_3' }));
+    expect(log).toEqual(['once', 'always', 'always']);
+  });
+
+  it('uses an async user store (e.g. Redis) with the configured ttl', async () => {
+    const calls: unknown[] = [];
+    const ids = new Set<string>();
+    const store = {
+      has: async (id: string) => (calls.push(['has', id]), ids.has(id)),
+      add: async (id: string, ttl: number) => {
+        calls.push(['add', id, ttl]);
+        ids.add(id);
+      },
+    };
+    const { r } = receiver({ store, dedupTtl: 60 });
+    await r.handle(delivery());
+    await r.handle(delivery());
+    expect(calls).toEqual([
+      ['has', 'evt_1'],
+      ['add', 'evt_1', 60],
+      ['has', 'evt_1'],
+    ]);
+  });
+
+  it('a parsed body is a programming error and surfaces', async () => {
+    const { r } = receiver();
+    await expect(r.handle({ body: {} as never, headers: {} })).rejects.toThrow(/raw request body/);
+  });
+
+  it('observability event names never contain a dot (no clash with event types)', () => {
+    const names: (keyof WebhookReceiverEvents)[] = ['verification_failed', 'duplicate', 'handler_error'];
+    for (const name of names) expect(name).not.toContain('.');
+  });
+});
+
+describe('MemoryDedupStore', () => {
+  it('forgets ids after their ttl on the injected clock', () => {
+    let now = 0;
+    const store = new MemoryDedupStore({ now: () => now });
+    store.add('a', 10);
+    now = 9_999;
+    expect(store.has('a')).toBe(true);
+    now = 10_000;
+    expect(store.has('a')).toBe(false);
+  });
+
+  it('keeps at most maxSize ids, forgetting the oldest', () => {
+    const store = new MemoryDedupStore({ maxSize: 2, now: () => 0 });
+    store.add('a', 10);
+    store.add('b', 10);
+    store.add('c', 10);
+    expect([store.has('a'), store.has('b'), store.has('c')]).toEqual([false, true, true]);
+  });
+});
