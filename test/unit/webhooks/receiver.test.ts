@@ -164,7 +164,10 @@ describe('WebhookReceiver.handle', () => {
     const calls: unknown[] = [];
     const ids = new Set<string>();
     const store = {
-      has: async (id: string) => (calls.push(['has', id]), ids.has(id)),
+      has: async (id: string) => {
+        calls.push(['has', id]);
+        return ids.has(id);
+      },
       add: async (id: string, ttl: number) => {
         calls.push(['add', id, ttl]);
         ids.add(id);
