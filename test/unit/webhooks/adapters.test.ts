@@ -1,0 +1,116 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { WebhookReceiver } from 'telephony-sdk/webhooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { body, header, SECRET } from './helpers.js';
+
+const now = () => Math.floor(Date.now() / 1000);
+const signed = (raw = body()) => ({
+  'content-type': 'application/json',
+  'service-signature': header(raw, SECRET, now()),
+});
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks`;
+}
+
+describe('nodeHandler behind node:http on 127.0.0.1', () => {
+  it('reads the exact bytes (multi-byte UTF-8 split across chunks) and answers 200, then 200 duplicate', async () => {
+    const receiver = new WebhookReceiver({ secret: SECRET });
+    const names: string[] = [];
+    receiver.on('call.incoming', (event) => {
+      names.push(event.data.call.from.name ?? '');
+    });
+    const url = await serve(receiver.nodeHandler);
+    const raw = body({
+      id: 'evt_u',
+      type: 'call.incoming',
+      created_at: 'x',
+      data: { call: { from: { name: 'Zoë 📞' } } },
+    });
+    const bytes = new TextEncoder().encode(raw);
+    const stream = new ReadableStream({
+      start(controller) {
+        // Split inside a multi-byte character: decoding per chunk would corrupt it.
+        const cut = raw.indexOf('ë') + 1;
+        controller.enqueue(bytes.slice(0, cut));
+        controller.enqueue(bytes.slice(cut));
+        controller.close();
+      },
+    });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: signed(raw),
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(200);
+    expect((await fetch(url, { method: 'POST', headers: signed(raw), body: raw })).status).toBe(200);
+    expect(names).toEqual(['Zoë 📞']);
+  });
+
+  it('answers 401 for a wrong secret, 400 without a header, 405 for GET, 500 when a handler fails', async () => {
+    const receiver = new WebhookReceiver({ secret: 'other' });
+    const url = await serve(receiver.nodeHandler);
+    expect((await fetch(url, { method: 'POST', headers: signed(), body: body() })).status).toBe(401);
+    expect((await fetch(url, { method: 'POST', body: body() })).status).toBe(400);
+    const get = await fetch(url);
+    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+    const failing = new WebhookReceiver({ secret: SECRET });
+    failing.on('*', () => {
+      throw new Error('boom');
+    });
+    const url2 = await serve(failing.nodeHandler);
+    expect((await fetch(url2, { method: 'POST', headers: signed(), body: body() })).status).toBe(500);
+  });
+
+  it('uses a Buffer from express.raw() and explains when a JSON parser consumed the body', async () => {
+    const receiver = new WebhookReceiver({ secret: SECRET });
+    const raw = await serve((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => receiver.nodeHandler(Object.assign(req, { body: Buffer.concat(chunks) }), res));
+    });
+    expect((await fetch(raw, { method: 'POST', headers: signed(), body: body() })).status).toBe(200);
+    const parsed = await serve((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () =>
+        receiver.nodeHandler(Object.assign(req, { body: JSON.parse(Buffer.concat(chunks).toString()) }), res),
+      );
+    });
+    const res = await fetch(parsed, { method: 'POST', headers: signed(), body: body() });
+    expect(res.status).toBe(500);
+    expect(await res.text()).toMatch(/already consumed by a body parser.*express\.raw/);
+  });
+});
+
+describe('fetchHandler with a real Request', () => {
+  it('answers 200, 401, 405', async () => {
+    const receiver = new WebhookReceiver({ secret: SECRET });
+    let ran = 0;
+    receiver.on('call.incoming', () => {
+      ran++;
+    });
+    const request = (headers: Record<string, string>, method = 'POST') =>
+      new Request(
+        'http://127.0.0.1/hooks',
+        method === 'POST' ? { method, headers, body: body() } : { method },
+      );
+    expect((await receiver.fetchHandler(request(signed()))).status).toBe(200);
+    expect(
+      (await receiver.fetchHandler(request({ 'service-signature': header(body(), 'x', now()) }))).status,
+    ).toBe(401);
+    const get = await receiver.fetchHandler(request({}, 'GET'));
+    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+    expect(ran).toBe(1);
+  });
+});
