@@ -8,7 +8,7 @@ export function toHex(bytes: Uint8Array): string {
 /** Bytes of an even-length hex string (validated by the caller). */
 export function fromHex(hex: string): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.substr(i * 2, 2), 16);
   return bytes;
 }
 

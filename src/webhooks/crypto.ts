@@ -1,11 +1,11 @@
-import { toHex } from '../shared/bytes.js';
+import { fromHex, toHex } from '../shared/bytes.js';
 
 /** The slice of node:crypto the fast path uses. */
 interface NodeCrypto {
   createHmac(
     algorithm: 'sha256',
     key: string,
-  ): { update(data: string | Uint8Array): { digest(): Uint8Array } };
+  ): { update(data: string | Uint8Array): { digest(encoding: 'hex'): string } };
   timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
 }
 
@@ -44,27 +44,38 @@ const bytesOf = (body: string | Uint8Array): Uint8Array<ArrayBuffer> =>
 
 /** Lower-case hex HMAC-SHA256 of the body. */
 export async function hmacHex(body: string | Uint8Array, secret: string): Promise<string> {
-  if (node) return toHex(node.createHmac('sha256', secret).update(body).digest());
+  if (node) return node.createHmac('sha256', secret).update(body).digest('hex');
   return toHex(new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), bytesOf(body))));
 }
 
-/** Whether any signature is the HMAC of the body under any secret; constant-time per comparison. */
-export async function matchesAny(
+/**
+ * Whether any signature is the HMAC of the body under any secret, compared in constant time.
+ * Synchronous on the Node path: an extra promise hop costs a third of the throughput on 1 KB bodies.
+ */
+export function matchesAny(
   body: string | Uint8Array,
-  signatures: readonly Uint8Array<ArrayBuffer>[],
+  signatures: readonly string[],
+  secrets: readonly string[],
+): boolean | Promise<boolean> {
+  const fast = node;
+  if (fast)
+    return secrets.some((secret) => {
+      // Hex against hex: decoding the header's hex to bytes costs more than the HMAC on small bodies.
+      const expected = encoder.encode(fast.createHmac('sha256', secret).update(body).digest('hex'));
+      return signatures.some((signature) => fast.timingSafeEqual(expected, encoder.encode(signature)));
+    });
+  return matchesAnyWeb(bytesOf(body), signatures, secrets);
+}
+
+async function matchesAnyWeb(
+  body: Uint8Array<ArrayBuffer>,
+  signatures: readonly string[],
   secrets: readonly string[],
 ): Promise<boolean> {
-  const fast = node;
-  const bytes = fast ? body : bytesOf(body);
   for (const secret of secrets) {
-    if (fast) {
-      const expected = fast.createHmac('sha256', secret).update(bytes).digest();
-      if (signatures.some((signature) => fast.timingSafeEqual(expected, signature))) return true;
-    } else {
-      const key = await hmacKey(secret);
-      for (const signature of signatures)
-        if (await crypto.subtle.verify('HMAC', key, signature, bytes as Uint8Array<ArrayBuffer>)) return true;
-    }
+    const key = await hmacKey(secret);
+    for (const signature of signatures)
+      if (await crypto.subtle.verify('HMAC', key, fromHex(signature), body)) return true;
   }
   return false;
 }

@@ -1,10 +1,10 @@
-import { fromHex } from '../shared/bytes.js';
 import { WebhookVerificationError } from './errors.js';
 
 /** A parsed `Service-Signature` header. */
 export interface SignatureHeader {
   timestamp: number;
-  signatures: Uint8Array<ArrayBuffer>[];
+  /** Lower-case hex, each 64 characters. */
+  signatures: string[];
 }
 
 const malformed = (): never => {
@@ -15,7 +15,7 @@ const malformed = (): never => {
 export function parseSignatureHeader(header: string | null | undefined): SignatureHeader {
   if (!header) throw new WebhookVerificationError('missing_header');
   let timestamp = Number.NaN;
-  const signatures: Uint8Array<ArrayBuffer>[] = [];
+  const signatures: string[] = [];
   for (const part of header.split(',')) {
     const eq = part.indexOf('=');
     const key = part.slice(0, eq).trim();
@@ -26,7 +26,7 @@ export function parseSignatureHeader(header: string | null | undefined): Signatu
       timestamp = Number(value);
     } else if (key === 'v1') {
       if (!/^[\da-f]{64}$/i.test(value)) malformed();
-      signatures.push(fromHex(value));
+      signatures.push(value.toLowerCase());
     }
   }
   if (Number.isNaN(timestamp) || !signatures.length) malformed();
