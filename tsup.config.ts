@@ -4,6 +4,11 @@ const entry = {
   index: 'src/index.ts',
   webhooks: 'src/webhooks/index.ts',
   testing: 'src/testing/index.ts',
+  // Not public entries: esbuild groups code into chunks by the entries that reach it, so giving
+  // the verifier and the receiver entries of their own keeps eventemitter3's import out of the
+  // verifier's chunk, and a bundler drops the emitter from a verify-only edge function.
+  'internal/webhook-verify': 'src/webhooks/verify.ts',
+  'internal/webhook-receiver': 'src/webhooks/receiver.ts',
 };
 
 export default defineConfig([

@@ -5,3 +5,4 @@ export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent, TokenEvent 
 export type { ClientOptions } from './core/options.js';
 export type { HttpMethod, QueryValue, RawRequest, RequestOptions, Transport } from './core/transport.js';
 export * from './resources/index.js';
+export * from './webhooks/index.js';

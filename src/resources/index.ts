@@ -31,6 +31,5 @@ export {
 export {
   type CreatedWebhook,
   type CreateWebhookParams,
-  type WebhookEventType,
   Webhooks,
 } from './webhooks.js';

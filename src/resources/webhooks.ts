@@ -1,23 +1,8 @@
 import * as z from 'zod/mini';
 import { runOperation } from '../core/operation.js';
 import type { RequestOptions } from '../core/transport.js';
+import type { WebhookEventType } from '../webhooks/events.js';
 import { APIResource } from './resource.js';
-
-/** Event types SPEC.md lists ("the list may not be exhaustive", so others are accepted too). */
-export const WEBHOOK_EVENT_TYPES = [
-  'call.incoming',
-  'call.answered',
-  'call.missed',
-  'call.ended',
-  'call.transferred',
-  'voicemail.new',
-  'voicemail.read',
-  'message.new',
-  'user.presence_changed',
-  'contact.created',
-  'contact.updated',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | (string & {});
 
 /** Body of `POST /v2/webhooks`. */
 export const CreateWebhookParamsSchema = z.strictObject({
@@ -32,7 +17,8 @@ export const CreateWebhookParamsSchema = z.strictObject({
   description: z.optional(z.string()),
 });
 export type CreateWebhookParams = Omit<z.input<typeof CreateWebhookParamsSchema>, 'events'> & {
-  events: WebhookEventType[];
+  /** Documented types autocomplete; others are accepted, since SPEC.md says the list may not be exhaustive. */
+  events: (WebhookEventType | (string & {}))[];
 };
 
 /** The `data` payload of `POST /v2/webhooks`, as returned: its shape is not documented, so it stays open. */
