@@ -1,5 +1,5 @@
 import type { EventEmitter } from 'eventemitter3';
-import ky, { type KyInstance, TimeoutError } from 'ky';
+import ky, { type KyInstance } from 'ky';
 import {
   CallbackCredential,
   type Credential,
@@ -53,7 +53,9 @@ export class HttpTransport implements Transport {
     // globalThis.fetch is read per call so a fetch patched after construction (msw) is used.
     const doFetch =
       custom ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
-    this.#ky = ky.create({ retry: 0, throwHttpErrors: false, fetch: doFetch });
+    // `timeout: false`: the per-attempt timer is ours (see #attempts); ky's own wraps every fetch in a
+    // second promise and timer on top of the signal it always creates (40–85 µs per call measured).
+    this.#ky = ky.create({ retry: 0, throwHttpErrors: false, timeout: false, fetch: doFetch });
     this.#clock = clock;
     this.#events = events;
     this.#baseUrl = options.baseUrl;
@@ -179,24 +181,31 @@ export class HttpTransport implements Transport {
       let outcome: Outcome = { kind: 'connection', neverSent: false };
       let response: Response | undefined;
       let failure: APIConnectionError | undefined;
+      const expiry = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        expiry.abort();
+      }, timeout);
       try {
         response = await this.#ky(url, {
           method,
           headers,
           body: body ?? null,
-          timeout,
-          signal: signal ?? null,
+          signal: signal === undefined ? expiry.signal : followBoth(signal, expiry),
         });
       } catch (error) {
         if (signal?.aborted) throw userAbort(signal);
-        if (error instanceof TimeoutError) {
-          // ky's TimeoutError holds the Request, whose headers carry the credential: not kept as cause.
+        if (timedOut) {
           failure = new APITimeoutError(`${operation} timed out after ${timeout} ms`);
           outcome = { kind: 'timeout' };
         } else {
           failure = new APIConnectionError(`${operation} failed: no HTTP answer`, { cause: error });
           outcome = { kind: 'connection', neverSent: provablyNeverSent(error) };
         }
+      } finally {
+        // Like ky's timeout, the timer covers the wait for the answer's headers, not the body read.
+        clearTimeout(timer);
       }
       if (response !== undefined) {
         const status = response.status;
@@ -307,6 +316,20 @@ export class HttpTransport implements Transport {
     this.#events.emit('token', { expires_in: expiresIn, scope });
     return { access_token: accessToken, expires_in: expiresIn, scope };
   }
+}
+
+/**
+ * A signal that aborts when the caller's does or the attempt's timer fires. `AbortSignal.any` keeps
+ * following the caller's signal while the body is read; where it is missing (Node < 20.3, older
+ * browsers) the caller's abort is forwarded by a listener instead.
+ */
+function followBoth(signal: AbortSignal, attempt: AbortController): AbortSignal {
+  if (typeof AbortSignal.any === 'function') return AbortSignal.any([signal, attempt.signal]);
+  signal.addEventListener('abort', () => attempt.abort(signal.reason), {
+    once: true,
+    signal: attempt.signal,
+  });
+  return attempt.signal;
 }
 
 function userAbort(signal: AbortSignal | undefined): APIUserAbortError {

@@ -97,4 +97,30 @@ describe('timeout', () => {
     expect(await post).toBeInstanceOf(APITimeoutError);
     expect(posts).toBe(1);
   });
+
+  it('times out the same way when the caller also passed a signal (both are followed)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let gets = 0;
+    server.use(
+      tokenHandler(),
+      http.get(`${BASE}/v2/x`, async () => {
+        gets++;
+        await delay('infinite');
+        return HttpResponse.json({});
+      }),
+    );
+    const controller = new AbortController();
+    const get = rejection(
+      testClient().request(
+        { method: 'GET', path: '/v2/x' },
+        { timeout: 500, maxRetries: 0, signal: controller.signal },
+      ),
+    );
+    await vi.advanceTimersByTimeAsync(500);
+    const error = await get;
+    expect(error).toBeInstanceOf(APITimeoutError);
+    expect(error.message).toBe('GET /v2/x timed out after 500 ms');
+    expect(controller.signal.aborted).toBe(false);
+    expect(gets).toBe(1);
+  });
 });
