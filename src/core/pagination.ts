@@ -168,6 +168,19 @@ async function* iterate<T>(first: Promise<Page<T>>): AsyncGenerator<T> {
   }
 }
 
+// One array schema per item schema: built per call, it would cost a zod construction and a guard
+// compile on every list request.
+const itemArrays = new WeakMap<z.core.$ZodType, z.core.$ZodType>();
+
+function arrayOf(item: z.core.$ZodType): z.core.$ZodType {
+  let array = itemArrays.get(item);
+  if (array === undefined) {
+    array = z.array(item);
+    itemArrays.set(item, array);
+  }
+  return array;
+}
+
 /** Starts the first request of a list now and returns its `PagePromise`. */
 export function listPages<Item extends z.core.$ZodType>(
   transport: Transport,
@@ -175,7 +188,7 @@ export function listPages<Item extends z.core.$ZodType>(
   options?: RequestOptions,
 ): PagePromise<z.output<Item>> {
   const operation = operationName(spec);
-  const itemsSchema = z.array(spec.itemSchema);
+  const itemsSchema = arrayOf(spec.itemSchema) as z.ZodMiniArray<Item>;
   const fetchPage = async (query: Query): Promise<Page<z.output<Item>>> => {
     const answer = await transport.send({ method: spec.method, path: spec.path, query }, options);
     const envelope = unwrapSuccess(answer, operation);

@@ -150,30 +150,71 @@ function zodFallback(schema: AnySchema): Guard {
   };
 }
 
+// Plain type checks that the object and array loops run inline: a closure call per field or element
+// was most of the cost of a page (≈ 50 µs for 100 calls against ≈ 20 µs inline).
+const OTHER = 0;
+const STRING = 1;
+const NUMBER = 2;
+const BOOLEAN = 3;
+type Kind = typeof OTHER | typeof STRING | typeof NUMBER | typeof BOOLEAN;
+
+function kindOf(schema: AnySchema): Kind {
+  const def = schema._zod.def as z.core.$ZodTypeDef & { checks?: unknown[] };
+  if (def.checks !== undefined && def.checks.length > 0) return OTHER;
+  return def.type === 'string'
+    ? STRING
+    : def.type === 'number'
+      ? NUMBER
+      : def.type === 'boolean'
+        ? BOOLEAN
+        : OTHER;
+}
+
+/** `true` when `value` passes the inline check of `kind` (always `false` for OTHER: the guard decides). */
+function passes(kind: Kind, value: unknown): boolean {
+  switch (kind) {
+    case STRING:
+      return typeof value === 'string';
+    case NUMBER:
+      return typeof value === 'number' && Number.isFinite(value);
+    case BOOLEAN:
+      return typeof value === 'boolean';
+    default:
+      return false;
+  }
+}
+
 function compileObject(def: z.core.$ZodObjectDef): Guard | undefined {
   const catchallType = def.catchall?._zod.def.type;
   if (catchallType !== undefined && catchallType !== 'unknown' && catchallType !== 'any') return undefined;
-  const fields = Object.entries(def.shape).map(([key, field]) => {
-    const optional = field._zod.def.type === 'optional';
-    return {
-      key,
-      optional,
-      guard: guardOf(optional ? (field._zod.def as z.core.$ZodOptionalDef).innerType : field),
-    };
-  });
+  const keys: string[] = [];
+  const optional: boolean[] = [];
+  const kinds: Kind[] = [];
+  const guards: Guard[] = [];
+  for (const [key, field] of Object.entries(def.shape)) {
+    const isOptional = field._zod.def.type === 'optional';
+    const inner = isOptional ? (field._zod.def as z.core.$ZodOptionalDef).innerType : field;
+    keys.push(key);
+    optional.push(isOptional);
+    kinds.push(kindOf(inner));
+    guards.push(guardOf(inner));
+  }
+  const count = keys.length;
   return (value) => {
     if (!isPlainObject(value)) return expected('object', value);
-    for (const field of fields) {
-      const item = value[field.key];
+    for (let i = 0; i < count; i++) {
+      const key = keys[i] as string;
+      const item = value[key];
       if (item === undefined) {
-        if (field.optional) continue;
+        if (optional[i]) continue;
         const missing = fail(MISSING);
-        missing.path.unshift(field.key);
+        missing.path.unshift(key);
         return missing;
       }
-      const failure = field.guard(item);
+      if (passes(kinds[i] as Kind, item)) continue;
+      const failure = (guards[i] as Guard)(item);
       if (failure !== undefined) {
-        failure.path.unshift(field.key);
+        failure.path.unshift(key);
         return failure;
       }
     }
@@ -213,9 +254,11 @@ function compile(schema: AnySchema): Guard {
     }
     case 'array': {
       const element = guardOf((def as z.core.$ZodArrayDef).element);
+      const kind = kindOf((def as z.core.$ZodArrayDef).element);
       return (v) => {
         if (!Array.isArray(v)) return expected('array', v);
         for (let i = 0; i < v.length; i++) {
+          if (passes(kind, v[i])) continue;
           const failure = element(v[i]);
           if (failure !== undefined) {
             failure.path.unshift(i);
