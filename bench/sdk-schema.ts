@@ -1,21 +1,39 @@
 /**
- * The SDK's own response schema for a list-form call, loaded from src/ (tsx runs TypeScript),
- * since schemas are internal and not exported from dist/. Any zod v4 schema, mini or classic,
- * parses through zod/mini's `z.parse`, so the row measures the schema design the SDK chose.
+ * The SDK's own response check for a page of `GET /v2/calls/recent`, loaded from src/ (tsx runs
+ * TypeScript), since schemas are internal and not exported from dist/. It runs exactly what
+ * `listPages` runs per page: `parseResponse` (the compiled guard of src/core/schema.ts) over
+ * `z.array(CallSchema)` for `data.calls`, then over `OffsetPaginationSchema` for `data.pagination`.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 
-const callsModule = fileURLToPath(new URL('../src/resources/calls.ts', import.meta.url));
+const src = (file: string) => fileURLToPath(new URL(`../src/${file}`, import.meta.url));
+const OPERATION = 'GET /v2/calls/recent';
+
+type AnySchema = z.core.$ZodType;
+type ParseResponse = (schema: AnySchema, value: unknown, operation: string, prefix?: string) => unknown;
 
 export async function loadSdkPageValidator(): Promise<
   { name: string; run: (data: unknown) => unknown } | undefined
 > {
-  if (!existsSync(callsModule)) return undefined;
-  const module = (await import(callsModule)) as Record<string, unknown>;
-  const schema = module.CallSchema;
-  if (!(schema instanceof z.core.$ZodType)) return undefined;
-  const page = z.looseObject({ calls: z.array(schema), pagination: z.unknown() });
-  return { name: 'telephony-sdk CallSchema (src/resources/calls.ts)', run: (data) => z.parse(page, data) };
+  if (![src('core/schema.ts'), src('core/pagination.ts'), src('resources/calls.ts')].every(existsSync)) {
+    return undefined;
+  }
+  const { parseResponse } = (await import(src('core/schema.ts'))) as { parseResponse: ParseResponse };
+  const { OffsetPaginationSchema } = (await import(src('core/pagination.ts'))) as {
+    OffsetPaginationSchema: AnySchema;
+  };
+  const { CallSchema } = (await import(src('resources/calls.ts'))) as { CallSchema: AnySchema };
+  const zm = await import('zod/mini');
+  const calls = zm.array(CallSchema);
+  return {
+    name: 'telephony-sdk parseResponse (src/core/schema.ts, CallSchema)',
+    run: (data) => {
+      const page = data as { calls: unknown; pagination: unknown };
+      parseResponse(calls, page.calls, OPERATION, 'data.calls');
+      parseResponse(OffsetPaginationSchema, page.pagination, OPERATION, 'data.pagination');
+      return page;
+    },
+  };
 }
