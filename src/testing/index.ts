@@ -1,5 +1,6 @@
 export { OUTBOUND_TIMINGS_MS, TRANSFER_MS } from './calls.js';
 export type { ClockOptions, SandboxClock } from './clock.js';
+export type { CorsOption } from './cors.js';
 export type { Plan, SandboxApiKey, SandboxClient } from './credentials.js';
 export type { Delivery, SandboxEvent } from './delivery.js';
 export { RETRY_DELAYS_MS } from './delivery.js';

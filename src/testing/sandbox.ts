@@ -1,5 +1,6 @@
 import { CallStore, detailForm } from './calls.js';
 import { type ClockOptions, type SandboxClock, Scheduler } from './clock.js';
+import { type CorsOption, withCors } from './cors.js';
 import {
   Credentials,
   DEFAULT_API_KEY,
@@ -51,8 +52,12 @@ type CallDetail = ReturnType<typeof detailForm>;
 export interface Sandbox {
   /** fetch-compatible: pass it as the client's `fetch`; the URL's host is ignored. */
   fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
-  /** Serves the sandbox over HTTP on 127.0.0.1 (port 0: any free port). */
-  listen(options?: { port?: number }): Promise<ListeningSandbox>;
+  /**
+   * Serves the sandbox over HTTP on 127.0.0.1 (port 0: any free port). `cors: true` answers
+   * preflights and lets pages of any origin call it (a string: that origin only), for browser
+   * code using an `accessToken`; off by default.
+   */
+  listen(options?: { port?: number; cors?: CorsOption }): Promise<ListeningSandbox>;
   /** msw handlers for `baseUrl`/v2/* and `baseUrlV1`/v1/*; pass msw's `http`. */
   mswHandlers<Handler>(http: MswHttp<Handler>, mount: MswMount): Handler[];
   /** The sandbox clock. */
@@ -121,7 +126,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   return {
     fetch: (input, init) =>
       handle(input instanceof Request && init === undefined ? input : new Request(input, init)),
-    listen: ({ port } = {}) => listenOnLoopback(handle, port),
+    listen: ({ port, cors } = {}) => listenOnLoopback(withCors(handle, cors), port),
     mswHandlers: (http, mount) => mswHandlers(http, mount, handle),
     clock: { now: () => clock.now(), advance },
     advance,

@@ -1,0 +1,69 @@
+import { createSandbox, type ListeningSandbox } from 'telephony-sdk/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const PAGE_ORIGIN = 'http://127.0.0.1:5173';
+
+const preflight = (url: string) =>
+  fetch(`${url}/v2/calls/recent`, {
+    method: 'OPTIONS',
+    headers: {
+      origin: PAGE_ORIGIN,
+      'access-control-request-method': 'GET',
+      'access-control-request-headers': 'authorization',
+    },
+  });
+
+async function accessToken(url: string): Promise<string> {
+  const sandbox = { client_id: 'sandbox_client_id', client_secret: 'sandbox_client_secret' };
+  const res = await fetch(`${url}/v2/oauth/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'client_credentials', ...sandbox }),
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+describe('sandbox.listen({ cors })', () => {
+  let server: ListeningSandbox | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('is off by default: a preflight gets no CORS headers', async () => {
+    server = await createSandbox().listen();
+    const res = await preflight(server.url);
+    await res.arrayBuffer();
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('cors: true answers preflights (204) and marks every answer, errors included, for any origin', async () => {
+    server = await createSandbox().listen({ cors: true });
+    const pre = await preflight(server.url);
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+    expect(pre.headers.get('access-control-allow-methods')).toBe('GET, POST, PATCH, DELETE');
+    expect(pre.headers.get('access-control-allow-headers')).toBe('authorization');
+
+    const token = await accessToken(server.url);
+    const ok = await fetch(`${server.url}/v2/calls/recent`, {
+      headers: { origin: PAGE_ORIGIN, authorization: `Bearer ${token}` },
+    });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ status: 'success', data: { calls: [] } });
+    expect(ok.headers.get('access-control-allow-origin')).toBe('*');
+    expect(ok.headers.get('access-control-expose-headers')).toBe('retry-after');
+
+    const denied = await fetch(`${server.url}/v2/calls/recent`, { headers: { authorization: 'Bearer bad' } });
+    expect(denied.status).toBe(401);
+    expect(await denied.json()).toMatchObject({ code: 'unauthorized' });
+    expect(denied.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('a string allows that one origin', async () => {
+    server = await createSandbox().listen({ cors: PAGE_ORIGIN });
+    const pre = await preflight(server.url);
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe(PAGE_ORIGIN);
+    expect(pre.headers.get('vary')).toBe('Origin');
+  });
+});
