@@ -78,17 +78,41 @@ export function kyClient(prefixUrl: string, fetchImpl?: FetchLike) {
   });
 }
 
+/** Runs `work` with a fresh AbortSignal that a 60 s timer would abort, as a per-attempt timeout does. */
+async function withAttemptSignal<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 60_000);
+  try {
+    return await work(controller.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Every contender's request: GET /v2/calls/recent?limit=100 → the page's `data`. */
 export function recentCallsContenders(baseUrl: string, fetchImpl: FetchLike = (...a) => fetch(...a)) {
   const openai = openaiClient(`${baseUrl}/v2`, fetchImpl);
   const kyc = kyClient(baseUrl, fetchImpl);
   const url = `${baseUrl}/v2/calls/recent?limit=100`;
   const headers = { authorization: `Bearer ${BENCH_TOKEN}` };
+  const kySdk = ky.create({ retry: 0, throwHttpErrors: false, timeout: false, fetch: fetchImpl });
   return {
     floor: async () => {
       const res = await fetchImpl(url, { headers });
       return ((await res.json()) as { data: unknown }).data;
     },
+    /** The floor plus what any per-attempt timeout needs: an AbortSignal and a timer. */
+    floorWithTimeout: () =>
+      withAttemptSignal(async (signal) => {
+        const res = await fetchImpl(url, { headers, signal });
+        return ((await res.json()) as { data: unknown }).data;
+      }),
+    /** ky as the SDK drives it (src/core/http.ts): URL string built by hand, `timeout: false`, own signal. */
+    kySdkOptions: () =>
+      withAttemptSignal(async (signal) => {
+        const res = await kySdk(url, { method: 'GET', headers, body: null, signal });
+        return (JSON.parse(await res.text()) as { data: unknown }).data;
+      }),
     openai: () => openai.get('/calls/recent', { query: { limit: 100 } }),
     ky: () => kyc.get('v2/calls/recent', { searchParams: { limit: 100 } }).json(),
     kyZod: async () => {

@@ -20,6 +20,8 @@ export async function throughputRows(sdk: SdkModule | undefined): Promise<RowRes
       { name: 'openai-node client.get', run: peers.openai },
       { name: 'ky alone', run: peers.ky },
       { name: 'ky + zod (classic, loose)', run: peers.kyZod },
+      { name: 'fetch + per-attempt signal and timer', run: peers.floorWithTimeout },
+      { name: "ky with the SDK's options", run: peers.kySdkOptions },
     ];
     if (sdk) {
       const client = new sdk.TelephonyClient({
