@@ -6,7 +6,6 @@ interface NodeCrypto {
     algorithm: 'sha256',
     key: string,
   ): { update(data: string | Uint8Array): { digest(encoding: 'hex'): string } };
-  timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
 }
 
 // Reached at run time, never through a static import, so bundlers for browsers and edges do not follow it.
@@ -61,10 +60,22 @@ export function matchesAny(
   if (fast)
     return secrets.some((secret) => {
       // Hex against hex: decoding the header's hex to bytes costs more than the HMAC on small bodies.
-      const expected = encoder.encode(fast.createHmac('sha256', secret).update(body).digest('hex'));
-      return signatures.some((signature) => fast.timingSafeEqual(expected, encoder.encode(signature)));
+      const expected = fast.createHmac('sha256', secret).update(body).digest('hex');
+      return signatures.some((signature) => sameHex(expected, signature));
     });
   return matchesAnyWeb(bytesOf(body), signatures, secrets);
+}
+
+/**
+ * Constant-time equality of two hex digests: every character is compared, with no early exit and
+ * no data-dependent branch. Replaces timingSafeEqual over TextEncoder copies of both strings, whose
+ * two encodes cost ~1.4 µs per 1 KB verification (a tenth of the floor's whole time).
+ */
+function sameHex(expected: string, received: string): boolean {
+  if (expected.length !== received.length) return false;
+  let diff = 0;
+  for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ received.charCodeAt(i);
+  return diff === 0;
 }
 
 async function matchesAnyWeb(

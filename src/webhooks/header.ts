@@ -11,9 +11,15 @@ const malformed = (): never => {
   throw new WebhookVerificationError('malformed_header');
 };
 
+// The form the service sends, matched in one pass; anything else (spaces, upper-case hex, several
+// v1, other keys) takes the general parser below, with the same result.
+const COMMON_FORM = /^t=(\d{1,12}),v1=([\da-f]{64})$/;
+
 /** Parses `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`; unknown keys are ignored for future schemes. */
 export function parseSignatureHeader(header: string | null | undefined): SignatureHeader {
   if (!header) throw new WebhookVerificationError('missing_header');
+  const common = COMMON_FORM.exec(header);
+  if (common !== null) return { timestamp: Number(common[1]), signatures: [common[2] as string] };
   let timestamp = Number.NaN;
   const signatures: string[] = [];
   for (const part of header.split(',')) {
