@@ -118,7 +118,7 @@ export async function heapRow(sdk: SdkModule | undefined): Promise<RowResult> {
     const floor = rows[0]!;
     const sdkRow = rows.find((r) => r.name.startsWith('telephony-sdk'));
     return {
-      row: `5. live heap growth at the last item while iterating ${PAGES} pages × ${PER_PAGE} calls (after gc())`,
+      row: `5. live heap growth at the last item while iterating ${PAGES} pages × ${PER_PAGE} calls`,
       command: 'npm run bench -- heap',
       table: [
         ['contender', 'heap growth at last item', 'vs floor', 'requests per run', 'items per run'],
@@ -135,7 +135,7 @@ export async function heapRow(sdk: SdkModule | undefined): Promise<RowResult> {
             goal(
               '≤ generator + 1 MB',
               sdkRow.live <= floor.live + MB,
-              `+${fmt((sdkRow.live - floor.live) / MB, 2)} MB`,
+              `${sdkRow.live >= floor.live ? '+' : ''}${fmt((sdkRow.live - floor.live) / MB, 2)} MB`,
             ),
             goal(
               `exactly ${PAGES} requests and ${TOTAL} items per walk`,
