@@ -1,7 +1,7 @@
 // List recent calls: one page with await, then every inbound call with for await.
 import { clientFromEnv } from './env.js';
 
-const client = clientFromEnv();
+const client = await clientFromEnv();
 const page = await client.calls.listRecent({ limit: 10 });
 console.log(`first page: ${page.items.length} calls`, page.pagination);
 for await (const call of client.calls.listRecent({ direction: 'inbound', limit: 50 })) {

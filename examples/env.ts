@@ -1,11 +1,29 @@
 import { TelephonyClient } from 'telephony-sdk';
+import { createSandbox } from 'telephony-sdk/testing';
 
-/** A client from TELEPHONY_* environment variables (the sandbox CLI prints ready values). */
-export function clientFromEnv(): TelephonyClient {
+/**
+ * A client from TELEPHONY_* environment variables (the sandbox CLI prints ready values). Without
+ * TELEPHONY_BASE_URL the examples run against an in-process sandbox (no socket, nothing left open),
+ * seeded with two incoming calls so that lists have something to show.
+ */
+export async function clientFromEnv(): Promise<TelephonyClient> {
   const env = process.env;
+  if (!env.TELEPHONY_BASE_URL) {
+    const sandbox = createSandbox();
+    sandbox.answerCall(sandbox.simulateIncomingCall({ from: '+15557654321', fromName: 'Grace' }).id);
+    sandbox.missCall(sandbox.simulateIncomingCall({ from: '+15559876543' }).id);
+    await sandbox.idle();
+    const url = 'http://sandbox.invalid';
+    return new TelephonyClient({
+      baseUrl: url,
+      baseUrlV1: url,
+      ...sandbox.credentials,
+      fetch: sandbox.fetch,
+    });
+  }
   return new TelephonyClient({
-    baseUrl: env.TELEPHONY_BASE_URL ?? 'http://127.0.0.1:4010',
-    baseUrlV1: env.TELEPHONY_BASE_URL_V1 ?? env.TELEPHONY_BASE_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: env.TELEPHONY_BASE_URL,
+    baseUrlV1: env.TELEPHONY_BASE_URL_V1 ?? env.TELEPHONY_BASE_URL,
     ...(env.TELEPHONY_CLIENT_ID ? { clientId: env.TELEPHONY_CLIENT_ID } : {}),
     ...(env.TELEPHONY_CLIENT_SECRET ? { clientSecret: env.TELEPHONY_CLIENT_SECRET } : {}),
     ...(env.TELEPHONY_API_KEY ? { apiKey: env.TELEPHONY_API_KEY } : {}),

@@ -1,7 +1,7 @@
 // Call statistics for the last 7 days, by day.
 import { clientFromEnv } from './env.js';
 
-const client = clientFromEnv();
+const client = await clientFromEnv();
 const to = new Date();
 const from = new Date(to.getTime() - 7 * 24 * 3600 * 1000);
 const stats = await client.stats.calls({ from, to, group_by: 'day' });

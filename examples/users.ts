@@ -1,7 +1,7 @@
 // v1 users (API key): create, update, read, list every page, delete.
 import { clientFromEnv } from './env.js';
 
-const client = clientFromEnv();
+const client = await clientFromEnv();
 const user = await client.users.create({
   name: 'Ann Lee',
   email: `ann.${Date.now()}@example.com`,
