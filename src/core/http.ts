@@ -19,7 +19,7 @@ import {
   ValidationError,
 } from './errors.js';
 import type { ClientEvents } from './events.js';
-import { type ClientOptions, DEFAULTS } from './options.js';
+import { type ClientOptions, DEFAULTS, validateRequestOptions } from './options.js';
 import { decideRetry, type Outcome, parseRetryAfter, provablyNeverSent } from './retry.js';
 import type { HttpMethod, RawRequest, RequestOptions, Transport } from './transport.js';
 import { joinUrl, withQuery } from './url.js';
@@ -133,6 +133,7 @@ export class HttpTransport implements Transport {
     options: RequestOptions | undefined,
     allowAbsolute: boolean,
   ): Promise<Response> {
+    validateRequestOptions(options);
     const { version, url } = this.#target(request, allowAbsolute);
     const credential = this.#credential(version, request);
     const headers = mergeHeaders(this.#defaultHeaders, request.headers, options?.headers);

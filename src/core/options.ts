@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js';
 import { ValidationError } from './errors.js';
+import type { RequestOptions } from './transport.js';
 
 /** Options of `new TelephonyClient(...)`. Credentials are kept in private fields, never logged. */
 export interface ClientOptions {
@@ -56,6 +57,17 @@ export function checkNumber(option: string, value: unknown, integer: boolean): v
     fail(option, 'must be a finite number ≥ 0');
   }
   if (integer && !Number.isInteger(value)) fail(option, 'must be an integer');
+}
+
+/** Validates the per-call options before anything is sent; the message names the option. */
+export function validateRequestOptions(options: RequestOptions | undefined): void {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null) fail('options', 'must be an object');
+  checkNumber('maxRetries', options.maxRetries, true);
+  checkNumber('timeout', options.timeout, false);
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
+    fail('signal', 'must be an AbortSignal');
+  }
 }
 
 /** Validates the client options once, at construction; the message names the option (never its value). */

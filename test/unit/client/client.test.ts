@@ -28,6 +28,27 @@ describe('options', () => {
     expect((error as ValidationError).issues[0]?.path).toBe(option);
     expect((error as Error).message).not.toContain(CANARY.clientSecret);
   });
+
+  it.each([
+    [{ maxRetries: -2 }, 'maxRetries'],
+    [{ timeout: -1 }, 'timeout'],
+    [{ signal: 'stop' as unknown as AbortSignal }, 'signal'],
+  ])('rejects per-call %o naming %s, before any request is sent', async (options, option) => {
+    let sent = 0;
+    server.use(
+      tokenHandler({ onRequest: () => sent++ }),
+      http.get(`${BASE}/v2/calls/c1`, () => {
+        sent++;
+        return HttpResponse.json({});
+      }),
+    );
+    const error = await testClient()
+      .calls.get('c1', options)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues[0]?.path).toBe(option);
+    expect(sent).toBe(0);
+  });
 });
 
 describe('browser guard', () => {
