@@ -9,12 +9,15 @@ import { Calls, Stats, Users, Webhooks } from './resources/index.js';
 
 /** A request to any documented path, for operations the SDK has no method for. */
 export interface RequestSpec {
+  /** HTTP method. A POST is retried only on 429 or a connection that never opened. */
   method: HttpMethod;
   /** Starts with `/v2/` or `/v1/`: picks the address, the credential and the error shape. */
   path: string;
+  /** Query parameters, wire names as is; `undefined` and `null` are left out, a `Date` is sent as ISO 8601. */
   query?: Record<string, QueryValue> | undefined;
   /** Sent as JSON. */
   body?: unknown;
+  /** Extra request headers; they cannot replace `Authorization`. */
   headers?: Record<string, string> | undefined;
 }
 
@@ -22,7 +25,12 @@ export interface RequestSpec {
  * Client of the telephony service. Credentials stay in private fields: they never appear in
  * errors, events, `util.inspect(client)` or `JSON.stringify(client)`.
  *
- * Events: `'request'`, `'response'`, `'retry'`, `'token'` (see `ClientEvents`).
+ * Methods return the unwrapped payload (not the `{status, data}` envelope) and reject with a
+ * {@link TelephonyError} subclass. Each attempt times out after `timeout` ms (default 60 000); failed
+ * attempts are retried up to `maxRetries` times (default 2) with jittered backoff, or after the
+ * `Retry-After` the service sent (up to `maxRetryAfter` s, default 60).
+ *
+ * Events: `'request'`, `'response'`, `'retry'`, `'token'` (see {@link ClientEvents}).
  */
 export class TelephonyClient extends EventEmitter<ClientEvents> {
   readonly #transport: Transport;
@@ -35,6 +43,27 @@ export class TelephonyClient extends EventEmitter<ClientEvents> {
   /** v1 users (API key). */
   readonly users: Users;
 
+  /**
+   * @throws {ValidationError} when an option is invalid (a non-http(s) base URL, `clientId` without
+   *   `clientSecret`, a negative `timeout` …), or when `clientSecret`/`apiKey` is used in a browser
+   *   without `dangerouslyAllowBrowser`.
+   *
+   * @example
+   * ```ts
+   * import { TelephonyClient } from 'telephony-sdk';
+   *
+   * const client = new TelephonyClient({
+   *   baseUrl: 'https://api.example.com', // v2: calls, stats, webhooks
+   *   clientId: process.env.TELEPHONY_CLIENT_ID,
+   *   clientSecret: process.env.TELEPHONY_CLIENT_SECRET,
+   *   baseUrlV1: 'https://legacy.example.com', // v1: users
+   *   apiKey: process.env.TELEPHONY_API_KEY,
+   *   timeout: 30_000, // ms per attempt (default 60 000)
+   *   maxRetries: 3, // default 2
+   * });
+   * const call = await client.calls.get('call_123');
+   * ```
+   */
   constructor(options: ClientOptions = {}) {
     super();
     validateOptions(options);
@@ -70,6 +99,7 @@ export class TelephonyClient extends EventEmitter<ClientEvents> {
     return this.#transport;
   }
 
+  /** `{}`: `JSON.stringify(client)` never serializes credentials or state. */
   toJSON(): Record<string, never> {
     return {};
   }

@@ -5,18 +5,42 @@ export { TelephonyError };
 /** Which of the service's two API versions answered; they differ in error and pagination shape. */
 export type ApiVersion = 'v1' | 'v2';
 
+/** What an {@link APIError} is built from; the SDK builds it from the answer. See the fields of `APIError`. */
 export interface APIErrorInit {
+  /** HTTP status code of the answer. */
   status: number;
+  /** Machine code from the body, or `http_<status>` when the body had none. */
   code: string;
+  /** Human-readable message from the body (or a description of a non-JSON body). */
   message: string;
+  /** Response headers, lower-case names. */
   headers: Record<string, string>;
+  /** The parsed response body, or its text when it was not JSON. */
   body: unknown;
+  /** Which API version answered. */
   apiVersion: ApiVersion;
   /** `"GET /v2/calls/recent"`: named in the message so a log line says which call failed. */
   operation: string;
 }
 
-/** The service answered with a non-2xx status. Same fields whichever error shape (v1 or v2) it sent. */
+/**
+ * The service answered with a non-2xx status (after any retries). Same fields whichever error shape
+ * (v1 or v2) it sent; `message` names the operation, status and code (`GET /v2/calls/recent → 404
+ * not_found: …`). Subclasses by status: {@link BadRequestError}, {@link AuthenticationError},
+ * {@link PermissionDeniedError}, {@link NotFoundError}, {@link RateLimitError},
+ * {@link InternalServerError}; other statuses are a plain `APIError`.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.calls.get('call_123');
+ * } catch (error) {
+ *   if (error instanceof NotFoundError) return null;
+ *   if (error instanceof APIError) console.error(error.status, error.code, error.apiVersion);
+ *   throw error;
+ * }
+ * ```
+ */
 export class APIError extends TelephonyError {
   override readonly name: string = 'APIError';
   /** HTTP status code. */
@@ -27,6 +51,7 @@ export class APIError extends TelephonyError {
   readonly headers: Record<string, string>;
   /** The parsed response body, or its text when it was not JSON. */
   readonly body: unknown;
+  /** `'v2'` (calls, stats, webhooks, the token request) or `'v1'` (users): which error shape was read. */
   readonly apiVersion: ApiVersion;
 
   constructor(init: APIErrorInit) {
@@ -71,17 +96,20 @@ export class RateLimitError extends APIError {
   }
 }
 
-/** 5xx: the service failed. */
+/** 5xx: the service failed (GET, PATCH and DELETE are retried first; POST never is). */
 export class InternalServerError extends APIError {
   override readonly name: string = 'InternalServerError';
 }
 
-/** No HTTP answer: DNS, refused or reset connection. */
+/**
+ * No HTTP answer: DNS failure, refused or reset connection. `cause` is the underlying fetch error.
+ * Thrown after retries are spent (POST is retried only when the connection provably never opened).
+ */
 export class APIConnectionError extends TelephonyError {
   override readonly name: string = 'APIConnectionError';
 }
 
-/** One attempt ran past `timeout`. */
+/** An attempt got no response headers within `timeout` ms (default 60 000), and retries were spent or not allowed (POST). */
 export class APITimeoutError extends APIConnectionError {
   override readonly name: string = 'APITimeoutError';
 }
@@ -91,15 +119,22 @@ export class APIUserAbortError extends TelephonyError {
   override readonly name: string = 'APIUserAbortError';
 }
 
+/** One problem found in a value: where, and what is wrong. */
 export interface ValidationIssue {
   /** Dotted path of the offending field (`to`, `from.number`, `events.0`), `''` for the whole value. */
   path: string;
+  /** What is wrong with it (`must be an e-mail address`, `missing or wrong type`). */
   message: string;
 }
 
-/** Bad input caught before any request was sent, or a client misconfiguration. */
+/**
+ * Bad input caught before any request was sent (params that break SPEC.md's types, enums, ranges or
+ * required fields; unknown keys), or a client misconfiguration (thrown by the constructor). Resource
+ * methods reject with it; they never throw synchronously.
+ */
 export class ValidationError extends TelephonyError {
   override readonly name: string = 'ValidationError';
+  /** Every problem found, each with the dotted `path` of the field and a `message`. */
   readonly issues: ValidationIssue[];
 
   constructor(message: string, issues: ValidationIssue[]) {
@@ -111,6 +146,7 @@ export class ValidationError extends TelephonyError {
 /** A 2xx answer whose body is not JSON or lacks a documented field: the SDK cannot hand it over as typed. */
 export class ResponseValidationError extends TelephonyError {
   override readonly name: string = 'ResponseValidationError';
+  /** Where the answer departs from SPEC.md: `path` is the field in the response body (`data.calls.0.id`). */
   readonly issues: ValidationIssue[];
 
   constructor(message: string, issues: ValidationIssue[], options?: { cause?: unknown }) {

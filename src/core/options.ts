@@ -2,26 +2,37 @@ import type { Clock } from './clock.js';
 import { ValidationError } from './errors.js';
 import type { RequestOptions } from './transport.js';
 
-/** Options of `new TelephonyClient(...)`. Credentials are kept in private fields, never logged. */
+/**
+ * Options of `new TelephonyClient(...)`. Credentials are kept in private fields, never logged.
+ * v2 needs `baseUrl` and either `clientId` + `clientSecret` or `accessToken`; v1 (users) needs
+ * `baseUrlV1` and `apiKey`. Invalid values make the constructor throw {@link ValidationError}.
+ */
 export interface ClientOptions {
   /** `{base_url}` of SPEC.md; the SDK appends `/v2/...`. Needed for v2 calls. */
   baseUrl?: string | undefined;
   /** `{base_url_v1}`; the SDK appends `/v1/...`. Needed for v1 calls (users). */
   baseUrlV1?: string | undefined;
-  /** OAuth client credentials for v2. */
+  /** OAuth client id for v2 (client-credentials grant); goes with `clientSecret`. */
   clientId?: string | undefined;
+  /**
+   * OAuth client secret for v2; goes with `clientId`. The token is requested on first use, cached,
+   * and renewed 60 s before it expires. Refused in a browser unless `dangerouslyAllowBrowser`.
+   */
   clientSecret?: string | undefined;
   /** Requested scopes; an array is sent space-separated. Omitted: the application's scopes. */
   scope?: string | string[] | undefined;
   /** Alternative for v2: a token, or a function returning one (called again after a 401). */
   accessToken?: string | (() => Promise<string>) | undefined;
-  /** Bearer key for v1 (users). Never sent to v2. */
+  /** Bearer key for v1 (users). Never sent to v2. Refused in a browser unless `dangerouslyAllowBrowser`. */
   apiKey?: string | undefined;
-  /** Retries after the first attempt. Default 2. */
+  /** Retries after the first attempt (0 disables retries). Default 2. Per call: `RequestOptions.maxRetries`. */
   maxRetries?: number | undefined;
-  /** Milliseconds per attempt. Default 60 000. */
+  /** Milliseconds per attempt (not for the whole call with its retries). Default 60 000. Per call: `RequestOptions.timeout`. */
   timeout?: number | undefined;
-  /** Longest `Retry-After`, in seconds, the client will wait; longer fails at once. Default 60. */
+  /**
+   * Longest `Retry-After`, in **seconds**, the client will wait before retrying a 429 or 503; a longer one
+   * fails at once (a 429 as {@link RateLimitError} with `retryAfter`). Default 60.
+   */
   maxRetryAfter?: number | undefined;
   /** Custom fetch. Default: `globalThis.fetch`, read at each request. */
   fetch?: typeof fetch | undefined;

@@ -14,20 +14,36 @@ type Query = Record<string, QueryValue>;
 
 /** v2 offset style, inside `data`. */
 export const OffsetPaginationSchema = z.looseObject({
+  /** Items matching the query, across all pages. */
   total: z.number(),
+  /** Page size asked for. */
   limit: z.number(),
+  /** Items skipped before this page. */
   offset: z.number(),
+  /** `true` when more items follow this page. */
   has_more: z.boolean(),
 });
+/**
+ * v2 pagination (`GET /v2/calls/recent`), as returned inside `data`.
+ * @useDeclaredType
+ */
 export type OffsetPagination = z.infer<typeof OffsetPaginationSchema>;
 
 /** v1 page style, beside `data` (or inside it). */
 export const NumberedPaginationSchema = z.looseObject({
+  /** Items matching the query, across all pages. */
   total: z.number(),
+  /** This page's number, from 1. */
   page: z.number(),
+  /** Page size. */
   per_page: z.number(),
+  /** Number of pages. */
   pages: z.number(),
 });
+/**
+ * v1 pagination (`GET /v1/users`), as returned beside `data`.
+ * @useDeclaredType
+ */
 export type NumberedPagination = z.infer<typeof NumberedPaginationSchema>;
 
 /** The wire pagination object of a page, as returned. */
@@ -121,7 +137,19 @@ export class Page<T> {
 
 /**
  * A `Promise<Page<T>>` that is also `AsyncIterable<T>`. The first request starts at once;
- * `for await` walks every item of every page, holding one page at a time.
+ * `for await` walks every item of every page, holding one page at a time. Rejects (or throws
+ * from the loop) with the same errors as any other call.
+ *
+ * @example
+ * ```ts
+ * const page = await client.calls.listRecent({ limit: 50 }); // one page
+ * page.items; // Call[]
+ * if (page.hasNextPage()) await page.getNextPage();
+ *
+ * for await (const call of client.calls.listRecent({ direction: 'inbound' })) {
+ *   console.log(call.id); // every call, every page
+ * }
+ * ```
  */
 export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T> {
   readonly #page: Promise<Page<T>>;
@@ -131,7 +159,7 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
     this.#page = page;
   }
 
-  // Derived promises (then/catch/finally) are plain promises, not pages.
+  /** `Promise`: promises derived with `then`/`catch`/`finally` are plain promises, not `PagePromise`s. */
   static override get [Symbol.species]() {
     return Promise;
   }
@@ -154,6 +182,7 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
     return this.#page.finally(onFinally);
   }
 
+  /** Every item of every page, fetching one page at a time; no request is made past the last page. */
   [Symbol.asyncIterator](): AsyncIterator<T> {
     return iterate([this.#page]);
   }

@@ -3,6 +3,7 @@
  * transport performs it with auth, retries, errors and events.
  */
 
+/** HTTP methods the SDK sends. POST is not retried after a 5xx or a timeout (see the retry policy). */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Per-call overrides: the optional last argument of every resource method. */
@@ -17,19 +18,27 @@ export interface RequestOptions {
   headers?: Record<string, string> | undefined;
 }
 
+/** A query-string value: `undefined` and `null` are left out, a `Date` is sent as ISO 8601. */
 export type QueryValue = string | number | boolean | Date | null | undefined;
 
 /** One logical request. `path` starts with `/v2/` or `/v1/`, which picks address, credential and error shape. */
 export interface RawRequest {
+  /** HTTP method. */
   method: HttpMethod;
+  /** `/v2/...` or `/v1/...`, appended to `baseUrl` or `baseUrlV1`. */
   path: string;
   /** Serialized by the transport: `undefined` and `null` dropped, `Date` as ISO 8601. */
   query?: Record<string, QueryValue> | undefined;
   /** Sent as JSON (`Date` values become ISO 8601 through `toJSON`). */
   body?: unknown;
+  /** Extra request headers; they cannot replace `Authorization`. */
   headers?: Record<string, string> | undefined;
 }
 
+/**
+ * Performs requests with the client's auth, retries, errors and events: `client.transport`, for
+ * custom resource classes. Most code wants {@link TelephonyClient.request} instead.
+ */
 export interface Transport {
   /**
    * Performs the request and resolves to the parsed JSON body of the 2xx answer (`undefined`

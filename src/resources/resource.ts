@@ -2,6 +2,7 @@ import type { Transport } from '../core/transport.js';
 
 /** Base of the resource classes: holds the transport that performs their requests. */
 export abstract class APIResource {
+  /** Performs this resource's requests with the client's auth, retries, errors and events. */
   protected readonly transport: Transport;
 
   constructor(transport: Transport) {
