@@ -3,17 +3,23 @@ import type { WebhookReceiver } from './receiver.js';
 
 /** The parts of node's IncomingMessage the adapter uses (no @types/node in the public types). */
 export interface NodeRequest {
+  /** Request method; anything but POST is answered 405. */
   method?: string | undefined;
+  /** Request headers (node lower-cases the names); `service-signature` is read from them. */
   headers: Record<string, string | string[] | undefined>;
   /** Set by body-parsing middleware; a Buffer from `express.raw()` is used as is. */
   body?: unknown;
+  /** `true` when the body stream was already read (then the exact bytes are gone and the adapter answers 500). */
   readableEnded?: boolean;
+  /** Subscribes to the body stream's `data`, `end` and `error` events. */
   on(event: string, listener: (chunk: Uint8Array) => void): unknown;
 }
 
 /** The parts of node's ServerResponse the adapter uses. */
 export interface NodeResponse {
+  /** Sets the status (200, 400, 401, 405 or 500) and headers. */
   writeHead(status: number, headers?: Record<string, string>): unknown;
+  /** Finishes the answer: no body, except a 500 from misuse (body already consumed, bad secret), which explains it. */
   end(body?: string): unknown;
 }
 

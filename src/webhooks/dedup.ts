@@ -1,6 +1,8 @@
 /** Remembers processed event ids; back it with Redis or a database to share it between instances. */
 export interface DedupStore {
+  /** Whether the event `id` was processed and is still remembered. */
   has(id: string): boolean | Promise<boolean>;
+  /** Remembers `id` for `ttlSeconds` **seconds**; called only after every handler succeeded. */
   add(id: string, ttlSeconds: number): void | Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export class MemoryDedupStore implements DedupStore {
     this.#now = now;
   }
 
+  /** Whether `id` was added less than its TTL ago. */
   has(id: string): boolean {
     const expiry = this.#expiries.get(id);
     if (expiry === undefined) return false;
@@ -31,6 +34,7 @@ export class MemoryDedupStore implements DedupStore {
     return false;
   }
 
+  /** Remembers `id` for `ttlSeconds` seconds; past `maxSize` ids, the oldest is forgotten. */
   add(id: string, ttlSeconds: number): void {
     this.#expiries.delete(id);
     this.#expiries.set(id, this.#now() + ttlSeconds * 1000);

@@ -15,6 +15,10 @@ export class WebhookVerificationError extends TelephonyError {
   /** HTTP status to answer: 401 for a signature mismatch, 400 otherwise. */
   readonly status: 400 | 401;
 
+  /**
+   * @param reason why verification failed: `missing_header`, `malformed_header`,
+   *   `timestamp_out_of_tolerance`, `malformed_payload` (status 400) or `signature_mismatch` (401).
+   */
   constructor(readonly reason: WebhookVerificationReason) {
     super(`Webhook verification failed: ${reason.replace(/_/g, ' ')}`);
     this.status = reason === 'signature_mismatch' ? 401 : 400;

@@ -20,8 +20,11 @@ export type HeadersLike = Headers | Record<string, string | readonly string[] | 
 
 /** What {@link WebhookReceiver.handle} answers. */
 export interface HandleResult {
+  /** Status to answer: 200 processed (or already processed), 400/401 refused, 500 a handler failed. */
   status: 200 | 400 | 401 | 500;
+  /** The verified event; absent when verification failed. */
   event?: WebhookEvent;
+  /** Why it was not a plain success: a verification reason, `duplicate` (200, handlers not run) or `handler_error` (500). */
   reason?: WebhookVerificationReason | 'duplicate' | 'handler_error';
 }
 
@@ -32,9 +35,13 @@ export interface HandleResult {
 export type WebhookReceiverEvents = {
   [Type in WebhookEventType]: (event: WebhookEventOf<Type>) => unknown;
 } & {
+  /** Catch-all: runs for every verified event, alongside the handlers of its type. */
   '*': (event: WebhookEvent) => unknown;
+  /** A delivery was refused (answered 400 or 401). */
   verification_failed: (info: { reason: WebhookVerificationReason; status: number }) => void;
+  /** A re-delivery of an already processed event id (answered 200, handlers not run). */
   duplicate: (info: { id: string; type: string }) => void;
+  /** A handler threw or rejected (answered 500, id not remembered). */
   handler_error: (info: { id: string; type: string; error: unknown }) => void;
 };
 
@@ -49,6 +56,25 @@ function signatureHeader(headers: HeadersLike): string | undefined {
  * Verifies deliveries, runs the handlers registered for each event, and answers the status the
  * service expects: 200 processed or already processed, 400/401 refused, 500 when a handler failed
  * (the id is then not remembered, so the service's re-delivery runs the handlers again).
+ *
+ * Handlers are registered with `on`/`once`/`off` (eventemitter3); the ones for an event's type and
+ * the catch-all `'*'` run together and are awaited. A processed id is remembered for `dedupTtl`
+ * seconds (default 86 400) in `store` (default in memory).
+ *
+ * @example
+ * ```ts
+ * import { WebhookReceiver } from 'telephony-sdk/webhooks';
+ *
+ * const receiver = new WebhookReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ * receiver.on('call.incoming', async (event) => {
+ *   await notifyAgent(event.data.call.to.user_id, event.data.call.from.number);
+ * });
+ *
+ * // node:http or Express (mount before any JSON body parser):
+ * http.createServer(receiver.nodeHandler).listen(3000);
+ * // Hono, Next.js route handlers, Bun, Deno, Workers:
+ * export const POST = receiver.fetchHandler;
+ * ```
  */
 export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
   readonly #options: WebhookReceiverOptions;
@@ -61,12 +87,20 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
     this.#store = options.store ?? new MemoryDedupStore();
   }
 
-  /** Verifies one delivery and runs its handlers, all awaited together. */
+  /**
+   * Verifies one delivery and runs its handlers, all awaited together. Never rejects for a bad
+   * delivery or a failing handler: the outcome is in the result's `status` and `reason`.
+   *
+   * @throws {TelephonyError} (a rejection) when the receiver is misconfigured (no secret, bad
+   *   `tolerance`) or `body` is not raw bytes.
+   */
   async handle({
     body,
     headers,
   }: {
+    /** The exact bytes received, as a string or Uint8Array (not parsed JSON). */
     body: string | Uint8Array;
+    /** The request headers; `Service-Signature` is read from them. */
     headers: HeadersLike;
   }): Promise<HandleResult> {
     let event: WebhookEvent;

@@ -20,7 +20,26 @@ const RAW_BODY_HINT =
 const decoder = new TextDecoder();
 
 /**
- * Verifies a delivery's `Service-Signature` header and returns the parsed, typed event.
+ * Verifies a delivery's `Service-Signature` header (HMAC-SHA256 of the exact body, timestamp within
+ * `tolerance` seconds, default 300) and returns the parsed, typed event. Events of types this SDK
+ * does not know yet are returned too (see {@link UnknownWebhookEvent}).
+ *
+ * @example
+ * ```ts
+ * import { verifyWebhook, WebhookVerificationError } from 'telephony-sdk/webhooks';
+ *
+ * export async function POST(request: Request): Promise<Response> {
+ *   const rawBody = await request.text(); // the exact bytes, not parsed JSON
+ *   try {
+ *     const event = await verifyWebhook(rawBody, request.headers.get('service-signature'), secret);
+ *     if (event.type === 'call.incoming') console.log(event.data.call.from.number);
+ *     return new Response(null, { status: 200 });
+ *   } catch (error) {
+ *     if (error instanceof WebhookVerificationError) return new Response(null, { status: error.status });
+ *     throw error;
+ *   }
+ * }
+ * ```
  *
  * @param rawBody the exact bytes received, as a string or Uint8Array.
  * @param header the `Service-Signature` header value.
