@@ -63,8 +63,7 @@ function signatureHeader(headers: HeadersLike): string | undefined {
  *
  * @example
  * ```ts
- * import { WebhookReceiver } from 'telephony-sdk/webhooks';
- *
+ * // WebhookReceiver comes from telephony-sdk/webhooks
  * const receiver = new WebhookReceiver({ secret: process.env.WEBHOOK_SECRET! });
  * receiver.on('call.incoming', async (event) => {
  *   await notifyAgent(event.data.call.to.user_id, event.data.call.from.number);

@@ -26,8 +26,7 @@ const decoder = new TextDecoder();
  *
  * @example
  * ```ts
- * import { verifyWebhook, WebhookVerificationError } from 'telephony-sdk/webhooks';
- *
+ * // verifyWebhook and WebhookVerificationError come from telephony-sdk/webhooks
  * export async function POST(request: Request): Promise<Response> {
  *   const rawBody = await request.text(); // the exact bytes, not parsed JSON
  *   try {
