@@ -8,27 +8,46 @@ import { APIResource } from './resource.js';
 export const DailyCallStatsSchema = z.looseObject({
   /** YYYY-MM-DD. */
   date: z.string(),
+  /** Calls that day. */
   total_calls: z.number(),
+  /** Inbound calls that day. */
   inbound_calls: z.number(),
+  /** Outbound calls that day. */
   outbound_calls: z.number(),
+  /** Talk time that day, in seconds. */
   total_duration: z.number(),
 });
+/**
+ * One day of {@link CallStats.by_day}.
+ * @useDeclaredType
+ */
 export type DailyCallStats = z.infer<typeof DailyCallStatsSchema>;
 
 /** `data.stats` of `GET /v2/calls/stats`. Week and month groupings (not documented) are kept as extra fields. */
 export const CallStatsSchema = z.looseObject({
+  /** Calls in the period. */
   total_calls: z.number(),
-  /** Seconds. */
+  /** Talk time in the period, in seconds. */
   total_duration: z.number(),
+  /** Average duration per call; may be fractional (the service states no unit; `total_duration` is in seconds). */
   average_duration: z.number(),
+  /** Inbound calls. */
   inbound_calls: z.number(),
+  /** Outbound calls. */
   outbound_calls: z.number(),
+  /** Answered calls. */
   answered_calls: z.number(),
+  /** Missed calls. */
   missed_calls: z.number(),
+  /** Calls that went to voicemail. */
   voicemail_calls: z.number(),
   /** Present when `group_by` is `day`. */
   by_day: z.optional(z.array(DailyCallStatsSchema)),
 });
+/**
+ * What `stats.calls` returns: totals for the period, and `by_day` when grouped by day.
+ * @useDeclaredType
+ */
 export type CallStats = z.infer<typeof CallStatsSchema>;
 
 /** Query of `GET /v2/calls/stats`. */
@@ -42,13 +61,26 @@ export const CallStatsParamsSchema = z.strictObject({
   /** Administrators only. */
   user_id: z.optional(z.string()),
 });
+/**
+ * What `stats.calls` needs: the period (`from`, `to`, both required) and optionally `group_by` and `user_id`.
+ * @useDeclaredType
+ */
 export type CallStatsParams = z.input<typeof CallStatsParamsSchema>;
 
 const StatsData = z.looseObject({ stats: CallStatsSchema });
 
 /** Aggregated call statistics (v2). */
 export class Stats extends APIResource {
-  /** Totals for a period, optionally grouped by day (`by_day`). */
+  /**
+   * Totals for a period, optionally grouped by day (`by_day`).
+   * @throws {ValidationError} (a rejection, nothing sent) when `from` or `to` is missing or not an ISO 8601 date.
+   *
+   * @example
+   * ```ts
+   * const stats = await client.stats.calls({ from: '2024-01-01', to: '2024-01-31', group_by: 'day' });
+   * console.log(stats.total_calls, stats.by_day?.length);
+   * ```
+   */
   async calls(params: CallStatsParams, options?: RequestOptions): Promise<CallStats> {
     return runOperation(
       this.transport,

@@ -10,29 +10,60 @@ const ROLES = ['admin', 'user', 'guest'] as const;
 
 /** Preferences, returned by the single-user read. */
 export const UserPreferencesSchema = z.looseObject({
+  /** Preferred language. */
   language: z.optional(z.string()),
+  /** Time zone. */
   timezone: z.optional(z.string()),
-  notifications: z.optional(z.looseObject({ email: z.boolean(), sms: z.boolean(), push: z.boolean() })),
+  /** Which notification channels are on. */
+  notifications: z.optional(
+    z.looseObject({
+      /** E-mail notifications on. */
+      email: z.boolean(),
+      /** SMS notifications on. */
+      sms: z.boolean(),
+      /** Push notifications on. */
+      push: z.boolean(),
+    }),
+  ),
 });
+/**
+ * A user's preferences, returned by `users.get` (not by `users.list`).
+ * @useDeclaredType
+ */
 export type UserPreferences = z.infer<typeof UserPreferencesSchema>;
 
 /** A user (v1). The list form carries no phone, department, location or preferences. */
 export const UserSchema = z.looseObject({
+  /** User id, for `users.get`, `update` and `delete`. */
   id: z.string(),
+  /** Full name. */
   name: z.string(),
+  /** E-mail address. */
   email: z.string(),
+  /** `admin`, `user` or `guest`. */
   role: openEnum(ROLES),
+  /** `pending` after creation, then `active` or `inactive`. */
   status: openEnum(['active', 'inactive', 'pending']),
+  /** Phone number; not in the list form. */
   phone: z.optional(z.string()),
+  /** Department; not in the list form. */
   department: z.optional(z.string()),
+  /** Location; not in the list form. */
   location: z.optional(z.string()),
-  /** ISO 8601 UTC date-time. */
+  /** Creation time, ISO 8601 UTC date-time. */
   created_at: z.string(),
+  /** Last change, ISO 8601 UTC date-time. */
   updated_at: z.string(),
   /** `null` (or absent) before the first login. */
   last_login_at: z.optional(z.nullable(z.string())),
+  /** Returned by `users.get` only. */
   preferences: z.optional(UserPreferencesSchema),
 });
+/**
+ * A user (v1). `users.list` yields the list form (no phone, department, location or preferences);
+ * `users.get`, `create` and `update` return the full user. Extra fields the service adds are kept.
+ * @useDeclaredType
+ */
 export type User = z.infer<typeof UserSchema>;
 
 /** Query of `GET /v1/users`. Unknown keys are refused. */
@@ -41,23 +72,34 @@ export const ListUsersParamsSchema = z.strictObject({
   page: z.optional(intBetween(1)),
   /** 1–100, default 10. */
   per_page: z.optional(intBetween(1, 100)),
+  /** Only users with this role. */
   role: z.optional(z.enum(ROLES)),
+  /** Only users in this status. */
   status: z.optional(z.enum(['active', 'inactive', 'pending'])),
   /** Matches name or e-mail. */
   search: z.optional(z.string()),
 });
+/**
+ * Filters and paging of `users.list`; all optional. Unknown keys reject with `ValidationError`.
+ * @useDeclaredType
+ */
 export type ListUsersParams = z.input<typeof ListUsersParamsSchema>;
 
 const nonEmpty = () => z.string().check(z.minLength(1, { error: 'must not be empty' }));
 const editable = {
+  /** Department. */
   department: z.optional(z.string()),
+  /** Location. */
   location: z.optional(z.string()),
+  /** Phone number. */
   phone: z.optional(z.string()),
 };
 
 /** Body of `POST /v1/users`. */
 export const CreateUserParamsSchema = z.strictObject({
+  /** Full name, not empty. */
   name: nonEmpty(),
+  /** E-mail address. */
   email: z.email({ error: 'must be an e-mail address' }),
   /** Default `user`. */
   role: z.optional(z.enum(ROLES)),
@@ -65,27 +107,61 @@ export const CreateUserParamsSchema = z.strictObject({
   /** Default true. */
   send_welcome_email: z.optional(z.boolean()),
 });
+/**
+ * What `users.create` needs: `name` and `email`; the rest optional.
+ * @useDeclaredType
+ */
 export type CreateUserParams = z.input<typeof CreateUserParamsSchema>;
 
 /** Body of `PATCH /v1/users/{user_id}`: only the fields given change. */
 export const UpdateUserParamsSchema = z.strictObject({
+  /** Full name, not empty. */
   name: z.optional(nonEmpty()),
+  /** E-mail address. */
   email: z.optional(z.email({ error: 'must be an e-mail address' })),
+  /** `admin`, `user` or `guest`. */
   role: z.optional(z.enum(ROLES)),
+  /** `active` or `inactive`. */
   status: z.optional(z.enum(['active', 'inactive'])),
   ...editable,
 });
+/**
+ * What `users.update` changes: only the fields given.
+ * @useDeclaredType
+ */
 export type UpdateUserParams = z.input<typeof UpdateUserParamsSchema>;
 
 /** Answer of `DELETE /v1/users/{user_id}`. */
-export const DeletedUserSchema = z.looseObject({ deleted: z.boolean(), id: z.string() });
+export const DeletedUserSchema = z.looseObject({
+  /** `true` once the user is removed. */
+  deleted: z.boolean(),
+  /** The removed user's id. */
+  id: z.string(),
+});
+/**
+ * What `users.delete` returns: `{ deleted, id }`.
+ * @useDeclaredType
+ */
 export type DeletedUser = z.infer<typeof DeletedUserSchema>;
 
 const UserData = z.looseObject({ user: UserSchema });
 
 /** Users (v1, authorized with the API key). */
 export class Users extends APIResource {
-  /** Every user, 10 per page unless `per_page` says otherwise. Iterate with `for await` for every page. */
+  /**
+   * Every user, 10 per page unless `per_page` says otherwise (max 100), in list form. Await it for one
+   * {@link Page}; iterate it with `for await` for every user of every page, fetched one page at a time.
+   * Authorized with `apiKey` at `baseUrlV1`.
+   *
+   * @throws {ValidationError} (a rejection, nothing sent) when a param is invalid or unknown.
+   *
+   * @example
+   * ```ts
+   * for await (const user of client.users.list({ role: 'admin', per_page: 100 })) {
+   *   console.log(user.id, user.email);
+   * }
+   * ```
+   */
   list(params: ListUsersParams = {}, options?: RequestOptions): PagePromise<User> {
     return listPages(
       this.transport,
@@ -101,13 +177,19 @@ export class Users extends APIResource {
     );
   }
 
-  /** One user, with `preferences`. */
+  /**
+   * One user, with `preferences`.
+   * @throws {NotFoundError} when no user has this id.
+   */
   async get(userId: string, options?: RequestOptions): Promise<User> {
     const spec = { method: 'GET', path: path`/v1/users/${userId}`, data: UserData } as const;
     return runOperation(this.transport, { ...spec, result: (data) => data.user }, options);
   }
 
-  /** Creates a user (status `pending`). */
+  /**
+   * Creates a user (status `pending`; a welcome e-mail is sent unless `send_welcome_email: false`).
+   * @throws {ValidationError} (a rejection, nothing sent) when `name` is empty, `email` is not an e-mail address, or a field is unknown.
+   */
   async create(params: CreateUserParams, options?: RequestOptions): Promise<User> {
     return runOperation(
       this.transport,
@@ -122,7 +204,10 @@ export class Users extends APIResource {
     );
   }
 
-  /** Changes only the fields given; `status` moves a user to `active` or `inactive`. */
+  /**
+   * Changes only the fields given; `status` moves a user to `active` or `inactive`.
+   * @throws {NotFoundError} when no user has this id.
+   */
   async update(userId: string, params: UpdateUserParams, options?: RequestOptions): Promise<User> {
     return runOperation(
       this.transport,
@@ -137,7 +222,10 @@ export class Users extends APIResource {
     );
   }
 
-  /** Deletes a user and all their data. Irreversible. */
+  /**
+   * Deletes a user and all their data. Irreversible.
+   * @throws {NotFoundError} when no user has this id.
+   */
   async delete(userId: string, options?: RequestOptions): Promise<DeletedUser> {
     const spec = { method: 'DELETE', path: path`/v1/users/${userId}`, data: DeletedUserSchema } as const;
     return runOperation(this.transport, { ...spec, result: (data) => data }, options);
