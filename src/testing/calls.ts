@@ -1,7 +1,10 @@
 import type { Scheduler } from './clock.js';
 import { invalid, notFound } from './http.js';
 
-/** Call status values (SPEC.md, States and transitions). */
+/**
+ * Call status values (SPEC.md, States and transitions).
+ * @inline
+ */
 export type CallStatus =
   | 'initiating'
   | 'ringing'
@@ -13,23 +16,43 @@ export type CallStatus =
   | 'ended';
 
 /** Timings of an outbound call's life on the sandbox clock. */
-export const OUTBOUND_TIMINGS_MS = { ringing: 1_000, answered: 5_000, completed: 35_000 } as const;
+export const OUTBOUND_TIMINGS_MS = {
+  /** ms after creation when an outbound call goes `initiating` → `ringing`. */
+  ringing: 1_000,
+  /** ms after creation when it goes `ringing` → `answered`. */
+  answered: 5_000,
+  /** ms after creation when it goes `answered` → `completed` (30 s of talk). */
+  completed: 35_000,
+} as const;
 /** How long a transfer stays `transferring` before the call is answered at its new end. */
 export const TRANSFER_MS = 2_000;
 
 const IN_PROGRESS: readonly CallStatus[] = ['initiating', 'ringing', 'answered', 'transferring'];
 
 interface Party {
+  /** Phone number, E.164. */
   number: string;
+  /** Display name; `''` when none. */
   name: string;
 }
 
 /** Everything the sandbox keeps about a call. */
 export interface StoredCall {
+  /** `call_000001`, `call_000002`, … */
   id: string;
+  /** `inbound` (simulated) or `outbound` (placed through the API). */
   direction: 'inbound' | 'outbound';
-  from: Party & { contact_id: string | null };
-  to: Party & { user_id: string | null };
+  /** The caller, with its contact id when known. */
+  from: Party & {
+    /** The caller's contact, or `null`. */
+    contact_id: string | null;
+  };
+  /** The called party, with the user it rings for when known. */
+  to: Party & {
+    /** The user the call rings for, or `null`. */
+    user_id: string | null;
+  };
+  /** Current status. */
   status: CallStatus;
   startedAt: number;
   answeredAt: number | null;
@@ -37,8 +60,22 @@ export interface StoredCall {
   record: boolean;
   notes: string;
   tags: string[];
-  queue: { id: string; name: string; wait_time: number } | null;
-  transferHistory: { to: string; type: string; at: string }[];
+  queue: {
+    /** Queue id. */
+    id: string;
+    /** Queue name. */
+    name: string;
+    /** Time waited in the queue (always 0 in the sandbox). */
+    wait_time: number;
+  } | null;
+  transferHistory: {
+    /** Number or user id the call was transferred to. */
+    to: string;
+    /** `blind` or `attended`. */
+    type: string;
+    /** When the transfer was asked, ISO 8601 UTC. */
+    at: string;
+  }[];
   customData: Record<string, unknown>;
   callbackUrl: string | null;
   userId: string | null;
@@ -139,15 +176,25 @@ export class CallStore {
 /** The list form (calls/recent). */
 export function listForm(call: StoredCall, duration: number) {
   return {
+    /** Call id (`call_000001`, …). */
     id: call.id,
+    /** `inbound` or `outbound`. */
     direction: call.direction,
+    /** The caller. */
     from: { number: call.from.number, name: call.from.name },
+    /** The called party. */
     to: { number: call.to.number, name: call.to.name },
+    /** Talk time in seconds; 0 for a call never answered. */
     duration,
+    /** Current status. */
     status: call.status,
+    /** Path of the recording once a recorded call has ended, else `null`. */
     recording_url: call.record && call.endedAt !== null ? `/v2/calls/${call.id}/recording` : null,
+    /** Notes (`''` for a simulated call). */
     notes: call.notes,
+    /** Tags (empty for a simulated call). */
     tags: [...call.tags],
+    /** Start of the call, ISO 8601 UTC on the sandbox clock. */
     timestamp: iso(call.startedAt),
   };
 }
@@ -158,12 +205,41 @@ export function detailForm(call: StoredCall, duration: number) {
   const { user_id, ...to } = call.to;
   return {
     ...listForm(call, duration),
-    from: contact_id === null ? from : { ...from, contact_id },
-    to: user_id === null ? to : { ...to, user_id },
-    ...(call.endedAt === null ? {} : { ended_at: iso(call.endedAt) }),
-    ...(call.queue === null ? {} : { queue: call.queue }),
+    /** The caller, with `contact_id` when known. */
+    from:
+      contact_id === null
+        ? from
+        : {
+            ...from,
+            /** The caller's contact. */
+            contact_id,
+          },
+    /** The called party, with `user_id` when known. */
+    to:
+      user_id === null
+        ? to
+        : {
+            ...to,
+            /** The user the call rings for. */
+            user_id,
+          },
+    ...(call.endedAt === null
+      ? {}
+      : {
+          /** End of the call, ISO 8601 UTC; absent while it goes on. */
+          ended_at: iso(call.endedAt),
+        }),
+    ...(call.queue === null
+      ? {}
+      : {
+          /** The queue the call waited in. */
+          queue: call.queue,
+        }),
+    /** `true` once the call was transferred. */
     transferred: call.transferHistory.length > 0,
+    /** Every transfer, oldest first. */
     transfer_history: call.transferHistory.map((entry) => ({ ...entry })),
+    /** `custom_data` given at creation (`customData` of a simulated call). */
     custom_data: call.customData,
   };
 }

@@ -8,7 +8,9 @@ export const RATE_PER_MINUTE: Record<Plan, number> = { starter: 100, pro: 500, e
 
 /** An OAuth application allowed to use the client-credentials grant on v2. */
 export interface SandboxClient {
+  /** `client_id` accepted by `POST /v2/oauth/token`. */
   clientId: string;
+  /** Its `client_secret`. */
   clientSecret: string;
   /** Scopes the application may be granted. Default calls:read calls:write contacts:read. */
   scopes?: string[];
@@ -20,6 +22,7 @@ export interface SandboxClient {
 
 /** A v1 API key. */
 export interface SandboxApiKey {
+  /** The bearer value accepted on `/v1/...`. */
   key: string;
   /** Default users:read users:write. */
   permissions?: string[];

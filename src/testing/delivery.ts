@@ -6,15 +6,21 @@ export const RETRY_DELAYS_MS = [10_000, 20_000, 40_000, 80_000, 160_000] as cons
 
 /** The event envelope of SPEC.md, Events. */
 export interface SandboxEvent {
+  /** Event id (`evt_…`); the same on every re-delivery. */
   id: string;
+  /** Event type (`call.incoming`, `call.answered`, …). */
   type: string;
+  /** ISO 8601 time of the event, on the sandbox clock. */
   created_at: string;
+  /** The event's payload (`data.call` for call events). */
   data: Record<string, unknown>;
 }
 
 /** One POST the sandbox made to a webhook or callback URL. */
 export interface Delivery {
+  /** The event delivered. */
   event: SandboxEvent;
+  /** The webhook or `callback_url` it was posted to. */
   url: string;
   /** 1 for the first try, 2 for the first re-delivery, … */
   attempt: number;

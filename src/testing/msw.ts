@@ -3,11 +3,13 @@
  * testing entry never imports msw and msw stays a dev dependency of the user's project.
  */
 export interface MswHttp<Handler> {
+  /** msw's `http.all(path, resolver)`: a handler for every method on `path`. */
   all(path: string, resolver: (info: { request: Request }) => Promise<Response>): Handler;
 }
 
 /** Where the sandbox is mounted in msw: the client's `baseUrl` and `baseUrlV1`. */
 export interface MswMount {
+  /** The client's `baseUrl`: `/v2/*` under it is served by the sandbox. */
   baseUrl: string;
   /** Defaults to `baseUrl`. */
   baseUrlV1?: string;

@@ -4,7 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export interface ListeningSandbox {
   /** `http://127.0.0.1:<port>` — use it as both `baseUrl` and `baseUrlV1`. */
   url: string;
+  /** The port chosen (a free one when `listen()` was given none or 0). */
   port: number;
+  /** Stops the server; resolves once it is closed. */
   close(): Promise<void>;
 }
 

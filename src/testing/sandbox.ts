@@ -35,14 +35,19 @@ export interface SandboxOptions {
 
 /** An incoming call for {@link Sandbox.simulateIncomingCall}. */
 export interface IncomingCallInit {
+  /** The caller's number, E.164 (`from.number`). */
   from: string;
+  /** The caller's name (`from.name`). Default `''`. */
   fromName?: string;
   /** Default the account number. */
   to?: string;
+  /** Name of the called line (`to.name`). Default `''`. */
   toName?: string;
   /** The user the call rings for (`to.user_id`). */
   userId?: string;
+  /** The caller's contact (`from.contact_id`). */
   contactId?: string;
+  /** The call's `custom_data`. Default `{}`. */
   customData?: Record<string, unknown>;
 }
 
@@ -66,8 +71,15 @@ export interface Sandbox {
   advance(ms: number): Promise<void>;
   /** Resolves once no webhook delivery is in flight. */
   idle(): Promise<void>;
-  /** Ready credentials of the default client and API key. */
-  credentials: { clientId: string; clientSecret: string; apiKey: string };
+  /** Ready credentials of the first client and API key (the defaults unless `clients`/`apiKeys` were given). */
+  credentials: {
+    /** Pass as the client's `clientId` option. */
+    clientId: string;
+    /** Pass as the client's `clientSecret` option. */
+    clientSecret: string;
+    /** Pass as the client's `apiKey` option (v1). */
+    apiKey: string;
+  };
   /** Every webhook and callback delivery attempt so far, oldest first. */
   readonly deliveries: readonly Delivery[];
   /** Registered webhooks, secrets included. */
@@ -82,7 +94,32 @@ export interface Sandbox {
   close(): void;
 }
 
-/** Creates a sandbox: a faithful local implementation of the service of SPEC.md. */
+/**
+ * Creates a sandbox: a faithful, stateful local implementation of the service of SPEC.md (OAuth,
+ * v2 calls, stats and webhooks, v1 users, errors, rate limits, signed webhook deliveries). Time is
+ * manual by default: move it with `advance(ms)`.
+ *
+ * @example
+ * ```ts
+ * import { TelephonyClient } from 'telephony-sdk';
+ * import { createSandbox } from 'telephony-sdk/testing';
+ *
+ * const sandbox = createSandbox();
+ * const client = new TelephonyClient({
+ *   baseUrl: 'https://sandbox.test', // any host: sandbox.fetch ignores it
+ *   baseUrlV1: 'https://sandbox.test',
+ *   ...sandbox.credentials,
+ *   fetch: sandbox.fetch,
+ * });
+ *
+ * const created = await client.calls.create({ to: '+14155550123' });
+ * await sandbox.advance(5_000); // initiating → ringing → answered
+ * expect((await client.calls.get(created.id)).status).toBe('answered');
+ *
+ * const incoming = sandbox.simulateIncomingCall({ from: '+14155550199' });
+ * sandbox.answerCall(incoming.id);
+ * ```
+ */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const clock = new Scheduler(options.clock);
   const isoNow = () => new Date(clock.now()).toISOString();

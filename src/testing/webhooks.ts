@@ -20,11 +20,17 @@ const EVENT_TYPES = [
 
 /** A registered webhook as the sandbox keeps it. */
 export interface StoredWebhook {
+  /** Webhook id. */
   id: string;
+  /** Where deliveries are posted (loopback only in the sandbox). */
   url: string;
+  /** Event types delivered to it. */
   events: string[];
+  /** The description given, or `null`. */
   description: string | null;
+  /** Signing secret: the one given, or a generated `whsec_…`; pass it to `verifyWebhook`/`WebhookReceiver`. */
   secret: string;
+  /** Registration time, ISO 8601, on the sandbox clock. */
   created_at: string;
 }
 
