@@ -1,4 +1,5 @@
 import type { Clock } from './clock.js';
+import { TelephonyError } from './errors.js';
 
 /** What a successful token request gave. */
 export interface IssuedToken {
@@ -29,14 +30,27 @@ export class StaticCredential implements Credential {
   }
 }
 
-/** The user's `accessToken` function, asked at each request (it does its own caching). */
+/**
+ * The user's `accessToken` function, asked at each request (it does its own caching). A rejection,
+ * or a value that is not a non-empty string, fails the call with a `TelephonyError` (the function's
+ * error as `cause`) before anything is sent.
+ */
 export class CallbackCredential implements Credential {
   readonly #get: () => Promise<string>;
   constructor(get: () => Promise<string>) {
     this.#get = get;
   }
-  bearer(): Promise<string> {
-    return this.#get();
+  async bearer(): Promise<string> {
+    let token: unknown;
+    try {
+      token = await this.#get();
+    } catch (error) {
+      throw new TelephonyError('The accessToken function failed', { cause: error });
+    }
+    if (typeof token !== 'string' || token === '') {
+      throw new TelephonyError('The accessToken function must resolve to a non-empty string');
+    }
+    return token;
   }
   invalidate(): boolean {
     return true;

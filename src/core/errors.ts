@@ -47,9 +47,9 @@ export class APIError extends TelephonyError {
   readonly status: number;
   /** Machine code from the body (`invalid_parameter`, `not_found`, …), or `http_<status>` when the body had none. */
   readonly code: string;
-  /** Response headers (never request headers, so never a credential). */
+  /** Response headers (never request headers); a credential the answer echoes is replaced by `[redacted]`. */
   readonly headers: Record<string, string>;
-  /** The parsed response body, or its text when it was not JSON. */
+  /** The parsed response body, or its text when it was not JSON; an echoed credential is replaced by `[redacted]`. */
   readonly body: unknown;
   /** `'v2'` (calls, stats, webhooks, the token request) or `'v1'` (users): which error shape was read. */
   readonly apiVersion: ApiVersion;

@@ -20,6 +20,7 @@ import {
 } from './errors.js';
 import type { ClientEvents } from './events.js';
 import { type ClientOptions, DEFAULTS, validateRequestOptions } from './options.js';
+import { redact } from './redact.js';
 import { decideRetry, type Outcome, parseRetryAfter, provablyNeverSent } from './retry.js';
 import type { HttpMethod, RawRequest, RequestOptions, Transport } from './transport.js';
 import { joinUrl, withQuery } from './url.js';
@@ -158,7 +159,7 @@ export class HttpTransport implements Transport {
         continue;
       }
       if (response.ok) return response;
-      throw await this.#errorFrom(response, version, operation);
+      throw await this.#errorFrom(response, version, operation, [bearer]);
     }
   }
 
@@ -174,6 +175,8 @@ export class HttpTransport implements Transport {
     const signal = options?.signal;
     const maxRetries = options?.maxRetries ?? this.#maxRetries;
     const timeout = options?.timeout ?? this.#timeout;
+    const maxRetryAfterMs =
+      options?.maxRetryAfter === undefined ? this.#maxRetryAfterMs : options.maxRetryAfter * 1000;
     const idempotent = method !== 'POST' || url.endsWith(TOKEN_PATH);
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw userAbort(signal);
@@ -224,14 +227,7 @@ export class HttpTransport implements Transport {
           retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), this.#clock.now()),
         };
       }
-      const decision = decideRetry(
-        outcome,
-        attempt,
-        maxRetries,
-        idempotent,
-        this.#maxRetryAfterMs,
-        Math.random(),
-      );
+      const decision = decideRetry(outcome, attempt, maxRetries, idempotent, maxRetryAfterMs, Math.random());
       if (!decision.retry) {
         if (response !== undefined) return response;
         throw failure;
@@ -252,12 +248,19 @@ export class HttpTransport implements Transport {
     }
   }
 
+  /**
+   * The error for a non-2xx answer. `sent` are the credentials the request carried: an answer that
+   * echoes them (a proxy's error page, a debug header) has them replaced in the error's message,
+   * `body` and `headers`, as is the client secret.
+   */
   async #errorFrom(
     response: Response,
     version: ApiVersion,
     operation: string,
+    sent: readonly string[],
     tokenRequest = false,
   ): Promise<APIError> {
+    const secrets = [...sent, this.#clientSecret].filter((s): s is string => s !== undefined && s !== '');
     const text = await response.text().catch(() => '');
     let body: unknown = text === '' ? undefined : text;
     try {
@@ -266,8 +269,8 @@ export class HttpTransport implements Transport {
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
     return errorFromResponse(
       response.status,
-      body,
-      Object.fromEntries(response.headers),
+      redact(body, secrets),
+      redact(Object.fromEntries(response.headers), secrets),
       version,
       operation,
       { retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000), tokenRequest },
@@ -297,7 +300,7 @@ export class HttpTransport implements Transport {
       undefined,
       operation,
     );
-    if (!response.ok) throw await this.#errorFrom(response, 'v2', operation, true);
+    if (!response.ok) throw await this.#errorFrom(response, 'v2', operation, [], true);
     const parsed = (await readJson(response, operation)) as Record<string, unknown> | undefined;
     const payload =
       (parsed?.data as Record<string, unknown> | undefined)?.access_token !== undefined

@@ -21,7 +21,10 @@ export interface ClientOptions {
   clientSecret?: string | undefined;
   /** Requested scopes; an array is sent space-separated. Omitted: the application's scopes. */
   scope?: string | string[] | undefined;
-  /** Alternative for v2: a token, or a function returning one (called again after a 401). */
+  /**
+   * Alternative for v2: a token, or a function returning one (asked at each request, and again after a
+   * 401). A function that rejects fails the call with a `TelephonyError` whose `cause` is its error.
+   */
   accessToken?: string | (() => Promise<string>) | undefined;
   /** Bearer key for v1 (users). Never sent to v2. Refused in a browser unless `dangerouslyAllowBrowser`. */
   apiKey?: string | undefined;
@@ -31,7 +34,8 @@ export interface ClientOptions {
   timeout?: number | undefined;
   /**
    * Longest `Retry-After`, in **seconds**, the client will wait before retrying a 429 or 503; a longer one
-   * fails at once (a 429 as {@link RateLimitError} with `retryAfter`). Default 60.
+   * fails at once (a 429 as {@link RateLimitError} with `retryAfter`). Default 60. Per call:
+   * `RequestOptions.maxRetryAfter`.
    */
   maxRetryAfter?: number | undefined;
   /** Custom fetch. Default: `globalThis.fetch`, read at each request. */
@@ -76,6 +80,7 @@ export function validateRequestOptions(options: RequestOptions | undefined): voi
   if (typeof options !== 'object' || options === null) fail('options', 'must be an object');
   checkNumber('maxRetries', options.maxRetries, true);
   checkNumber('timeout', options.timeout, false);
+  checkNumber('maxRetryAfter', options.maxRetryAfter, false);
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
     fail('signal', 'must be an AbortSignal');
   }

@@ -22,22 +22,37 @@ export function openEnum<const Values extends readonly string[]>(
 }
 
 const E164 = /^\+[1-9]\d{1,14}$/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_DATE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** ISO 8601 form and a real calendar date and time: `2024-02-30` or `T25:00` are refused. */
+function isIsoDate(text: string): boolean {
+  const match = ISO_DATE.exec(text);
+  if (match === null) return false;
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = match
+    .slice(1)
+    .map((part) => Number(part ?? 0));
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59
+  );
+}
 
 /** A phone number in E.164 form (`+14155550123`). */
 export const e164 = () =>
   z.string().check(z.regex(E164, { error: 'must be an E.164 number like +14155550123' }));
 
-/** An ISO 8601 date or date-time string, or a `Date` (sent as ISO 8601). */
+const ISO_DATE_ERROR = 'must be an ISO 8601 date like 2024-01-31 or 2024-01-31T09:00:00Z';
+
+/** An ISO 8601 date or date-time string, or a valid `Date` (sent as ISO 8601). */
 export const isoDate = () =>
-  z.union([
-    z
-      .string()
-      .check(
-        z.regex(ISO_DATE, { error: 'must be an ISO 8601 date like 2024-01-31 or 2024-01-31T09:00:00Z' }),
-      ),
-    z.date(),
-  ]);
+  z.union([z.string().check(z.refine(isIsoDate, { error: ISO_DATE_ERROR })), z.date()], {
+    error: ISO_DATE_ERROR,
+  });
 
 /** An integer within bounds, for limits and page numbers. */
 export const intBetween = (min: number, max = Number.MAX_SAFE_INTEGER) =>

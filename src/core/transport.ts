@@ -14,6 +14,11 @@ export interface RequestOptions {
   timeout?: number | undefined;
   /** Retries after the first attempt. Defaults to the client's `maxRetries` (2). */
   maxRetries?: number | undefined;
+  /**
+   * Longest `Retry-After`, in seconds, to wait before retrying a 429 or 503; a longer one fails at once.
+   * Defaults to the client's `maxRetryAfter` (60).
+   */
+  maxRetryAfter?: number | undefined;
   /** Extra request headers. They cannot replace `Authorization`. */
   headers?: Record<string, string> | undefined;
 }

@@ -32,6 +32,7 @@ describe('options', () => {
   it.each([
     [{ maxRetries: -2 }, 'maxRetries'],
     [{ timeout: -1 }, 'timeout'],
+    [{ maxRetryAfter: Number.POSITIVE_INFINITY }, 'maxRetryAfter'],
     [{ signal: 'stop' as unknown as AbortSignal }, 'signal'],
   ])('rejects per-call %o naming %s, before any request is sent', async (options, option) => {
     let sent = 0;
@@ -48,6 +49,26 @@ describe('options', () => {
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues[0]?.path).toBe(option);
     expect(sent).toBe(0);
+  });
+
+  it('per-call headers are sent over the client defaults, and cannot replace Authorization', async () => {
+    const seen: Array<Record<string, string | null>> = [];
+    server.use(
+      tokenHandler(),
+      http.get(`${BASE}/v2/calls/c1`, ({ request }) => {
+        seen.push({
+          auth: request.headers.get('authorization'),
+          trace: request.headers.get('x-trace'),
+          tenant: request.headers.get('x-tenant'),
+        });
+        return HttpResponse.json({}, { status: 404 });
+      }),
+    );
+    const client = testClient({ defaultHeaders: { 'x-tenant': 'default', 'x-trace': 'default' } });
+    await client.calls
+      .get('c1', { headers: { 'X-Trace': 't1', authorization: 'Bearer evil' } })
+      .catch(() => undefined);
+    expect(seen).toEqual([{ auth: `Bearer ${CANARY.accessToken}`, trace: 't1', tenant: 'default' }]);
   });
 });
 

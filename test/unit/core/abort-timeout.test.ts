@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { delay, HttpResponse, http } from 'msw';
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from 'telephony-sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { systemClock } from '../../../src/core/clock.js';
 import { BASE, CANARY, rejection, testClient, tokenHandler } from '../../helpers/client.js';
 import { fakeClock } from '../../helpers/clock.js';
 import { server } from '../../helpers/server.js';
@@ -9,6 +10,23 @@ import { server } from '../../helpers/server.js';
 afterEach(() => {
   vi.useRealTimers();
 });
+
+/** What `promise` settled to within a few event-loop turns (no timer advanced), or `'pending'`. */
+async function settledSoon(promise: Promise<unknown>): Promise<unknown> {
+  let outcome: unknown = 'pending';
+  promise.then(
+    (value) => {
+      outcome = value;
+    },
+    (error: unknown) => {
+      outcome = error;
+    },
+  );
+  for (let turn = 0; turn < 20 && outcome === 'pending'; turn++) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return outcome;
+}
 
 describe('abort', () => {
   it('aborting during a request rejects with APIUserAbortError whose cause is the reason', async () => {
@@ -49,6 +67,61 @@ describe('abort', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIUserAbortError);
     expect((error as Error).cause).toBe('stop');
+    expect(hits).toBe(1);
+  });
+
+  it('aborting during a real backoff wait (system clock) rejects at once and clears the timer', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const controller = new AbortController();
+    let hits = 0;
+    server.use(
+      tokenHandler(),
+      http.get(`${BASE}/v2/x`, () => {
+        hits++;
+        return HttpResponse.json({}, { status: 503, headers: { 'Retry-After': '30' } });
+      }),
+    );
+    const client = testClient({ clock: systemClock });
+    // After the 'retry' event the client starts its 30 s sleep; abort once it is waiting.
+    client.on('retry', () => queueMicrotask(() => controller.abort('stop')));
+    const error = await settledSoon(
+      client.request({ method: 'GET', path: '/v2/x' }, { signal: controller.signal }),
+    );
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect((error as Error).cause).toBe('stop');
+    expect(hits).toBe(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('aborting while the token request is pending rejects at once, sending no data request', async () => {
+    const controller = new AbortController();
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let tokenAsked = false;
+    let hits = 0;
+    server.use(
+      http.post(`${BASE}/v2/oauth/token`, async () => {
+        tokenAsked = true;
+        await released;
+        return HttpResponse.json({ access_token: CANARY.accessToken, expires_in: 3600 });
+      }),
+      http.get(`${BASE}/v2/x`, () => {
+        hits++;
+        return HttpResponse.json({});
+      }),
+    );
+    const client = testClient();
+    const pending = client.request({ method: 'GET', path: '/v2/x' }, { signal: controller.signal });
+    await vi.waitFor(() => expect(tokenAsked).toBe(true));
+    controller.abort('gone');
+    const error = await settledSoon(pending);
+    release();
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect((error as Error).cause).toBe('gone');
+    // The shared token request still completes and is cached for the next call.
+    await client.request({ method: 'GET', path: '/v2/x' });
     expect(hits).toBe(1);
   });
 
@@ -96,6 +169,24 @@ describe('timeout', () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(await post).toBeInstanceOf(APITimeoutError);
     expect(posts).toBe(1);
+  });
+
+  it('the default timeout is 60 000 ms per attempt', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    server.use(
+      tokenHandler(),
+      http.get(`${BASE}/v2/x`, async () => {
+        await delay('infinite');
+        return HttpResponse.json({});
+      }),
+    );
+    const pending = testClient({ maxRetries: 0 }).request({ method: 'GET', path: '/v2/x' });
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(await settledSoon(pending)).toBe('pending');
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await settledSoon(pending);
+    expect(error).toBeInstanceOf(APITimeoutError);
+    expect((error as Error).message).toBe('GET /v2/x timed out after 60000 ms');
   });
 
   it('times out the same way when the caller also passed a signal (both are followed)', async () => {

@@ -1,5 +1,5 @@
 import { HttpResponse, http } from 'msw';
-import { AuthenticationError, ValidationError } from 'telephony-sdk';
+import { AuthenticationError, TelephonyError, ValidationError } from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
 import { BASE, BASE_V1, CANARY, testClient, tokenHandler } from '../../helpers/client.js';
 import { fakeClock } from '../../helpers/clock.js';
@@ -77,6 +77,24 @@ describe('OAuth client credentials', () => {
     await Promise.all(Array.from({ length: 50 }, () => client.request({ method: 'GET', path: '/v2/x' })));
     expect(tokens).toBe(1);
     expect(calls).toBe(50);
+  });
+
+  it('concurrent calls on an expired cache share one renewal', async () => {
+    let tokens = 0;
+    const seen: Array<string | null> = [];
+    const clock = fakeClock();
+    server.use(
+      http.post(`${BASE}/v2/oauth/token`, () =>
+        HttpResponse.json({ access_token: `at_${++tokens}`, token_type: 'Bearer', expires_in: 3600 }),
+      ),
+      recordAuth(`${BASE}/v2/x`, seen),
+    );
+    const client = testClient({ clock });
+    await client.request({ method: 'GET', path: '/v2/x' });
+    clock.advance(3_600_000);
+    await Promise.all(Array.from({ length: 20 }, () => client.request({ method: 'GET', path: '/v2/x' })));
+    expect(tokens).toBe(2);
+    expect(seen).toEqual(['Bearer at_1', ...Array.from({ length: 20 }, () => 'Bearer at_2')]);
   });
 
   it('on a 401 drops the token, gets a new one and repeats the call once', async () => {
@@ -223,6 +241,55 @@ describe('accessToken and apiKey', () => {
     });
     expect(calls).toBe(1);
   });
+
+  it('an accessToken function that rejects or gives no token fails with a TelephonyError, sending nothing', async () => {
+    let sent = 0;
+    server.use(
+      http.all(`${BASE}/v2/x`, () => {
+        sent++;
+        return ok();
+      }),
+    );
+    const reason = new Error('backend down');
+    const failing = testClient({
+      clientId: undefined,
+      clientSecret: undefined,
+      accessToken: () => Promise.reject(reason),
+    });
+    const error = await failing.request({ method: 'GET', path: '/v2/x' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TelephonyError);
+    expect((error as Error).message).toBe('The accessToken function failed');
+    expect((error as Error).cause).toBe(reason);
+
+    const empty = testClient({
+      clientId: undefined,
+      clientSecret: undefined,
+      accessToken: async () => undefined as unknown as string,
+    });
+    await expect(empty.request({ method: 'GET', path: '/v2/x' })).rejects.toThrow(
+      'The accessToken function must resolve to a non-empty string',
+    );
+    expect(sent).toBe(0);
+  });
+
+  it.each([
+    ['/v2/x', { baseUrl: undefined }, 'baseUrl'],
+    ['/v1/users', { baseUrlV1: undefined }, 'baseUrlV1'],
+  ])(
+    'a missing address for %s fails naming %s, sending nothing (no token request either)',
+    async (path, overrides, option) => {
+      let tokens = 0;
+      server.use(tokenHandler({ onRequest: () => tokens++ }));
+      const error = await testClient(overrides)
+        .request({ method: 'GET', path })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues).toEqual([
+        { path: option, message: expect.stringContaining(option) },
+      ]);
+      expect(tokens).toBe(0);
+    },
+  );
 
   it.each([
     ['/v1/users', { apiKey: undefined }, 'apiKey'],

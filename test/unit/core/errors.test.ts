@@ -2,10 +2,12 @@ import { HttpResponse, http } from 'msw';
 import {
   APIConnectionError,
   APIError,
+  AuthenticationError,
   BadRequestError,
   InternalServerError,
   NotFoundError,
   PermissionDeniedError,
+  RateLimitError,
   ResponseValidationError,
   TelephonyError,
 } from 'telephony-sdk';
@@ -43,6 +45,33 @@ describe('error shapes', () => {
     expect(v1).toBeInstanceOf(NotFoundError);
     expect(v1).toMatchObject({ status: 404, code: 'not_found', apiVersion: 'v1' });
     expect(v1.message).toBe('GET /v1/users/u1 → 404 not_found: User not found');
+  });
+
+  it.each([
+    [400, BadRequestError],
+    [401, AuthenticationError],
+    [403, PermissionDeniedError],
+    [404, NotFoundError],
+    [409, APIError],
+    [422, APIError],
+    [429, RateLimitError],
+    [500, InternalServerError],
+    [504, InternalServerError],
+  ] as const)('%i is exactly %O, an APIError and a TelephonyError', async (status, ErrorClass) => {
+    server.use(
+      tokenHandler(),
+      http.get(`${BASE_V1}/v1/x`, () =>
+        HttpResponse.json(
+          { status: 'error', error: { code: `c${status}`, message: 'm', status_code: status } },
+          { status },
+        ),
+      ),
+    );
+    const error = await rejection(testClient({ maxRetries: 0 }).request({ method: 'GET', path: '/v1/x' }));
+    expect(error.constructor).toBe(ErrorClass);
+    expect(error).toBeInstanceOf(APIError);
+    expect(error).toBeInstanceOf(TelephonyError);
+    expect(error).toMatchObject({ status, code: `c${status}`, apiVersion: 'v1', name: ErrorClass.name });
   });
 
   it('403 is PermissionDeniedError', async () => {

@@ -46,6 +46,23 @@ describe('events', () => {
   });
 });
 
+describe('retry reasons', () => {
+  it("a failed connection is retried with reason 'connection', a 503 with 'status 503'", async () => {
+    let hits = 0;
+    server.use(
+      tokenHandler(),
+      http.get(`${BASE}/v2/x`, () =>
+        ++hits === 1 ? HttpResponse.error() : HttpResponse.json({}, { status: hits === 2 ? 503 : 200 }),
+      ),
+    );
+    const client = testClient();
+    const reasons: string[] = [];
+    client.on('retry', (e: RetryEvent) => reasons.push(e.reason));
+    await client.request({ method: 'GET', path: '/v2/x' });
+    expect(reasons).toEqual(['connection', 'status 503']);
+  });
+});
+
 describe('redaction', () => {
   it('no secret in the client, its inspection or JSON', () => {
     const client = testClient();
@@ -58,7 +75,68 @@ describe('redaction', () => {
     );
   });
 
-  it('no secret in any error: API errors (even echoing request headers), token failures, connection errors', async () => {
+  it('an answer echoing the credential sent: replaced in message, body and headers of the error', async () => {
+    const echo = (request: Request) => request.headers.get('authorization') ?? '';
+    server.use(
+      tokenHandler(),
+      http.get(
+        `${BASE}/v2/echo`,
+        ({ request }) =>
+          new HttpResponse(
+            `<html><body>Bad request. You sent: Authorization: ${echo(request)}</body></html>`,
+            {
+              status: 400,
+              headers: { 'content-type': 'text/html', 'x-debug-authorization': echo(request) },
+            },
+          ),
+      ),
+      http.get(`${BASE_V1}/v1/echo`, ({ request }) =>
+        HttpResponse.json(
+          {
+            status: 'error',
+            error: {
+              code: 'authentication_failed',
+              message: `Invalid API key ${echo(request)}`,
+              status_code: 401,
+            },
+            request: { headers: { authorization: echo(request) }, [echo(request)]: true },
+          },
+          { status: 401, headers: { 'x-debug-authorization': echo(request) } },
+        ),
+      ),
+    );
+    const client = testClient({ maxRetries: 0 });
+    const v2 = await rejection(client.request({ method: 'GET', path: '/v2/echo' }));
+    const v1 = await rejection(client.request({ method: 'GET', path: '/v1/echo' }));
+    expect(v2.message).toBe(
+      'GET /v2/echo → 400 http_400: HTTP 400, non-JSON body: Bad request. You sent: Authorization: Bearer [redacted]',
+    );
+    expect(v2.headers['x-debug-authorization']).toBe('Bearer [redacted]');
+    expect(v1.message).toBe('GET /v1/echo → 401 authentication_failed: Invalid API key Bearer [redacted]');
+    expect(v1.body).toMatchObject({ request: { headers: { authorization: 'Bearer [redacted]' } } });
+    for (const error of [v2, v1]) {
+      expectNoSecret(inspect(error, { depth: 10, showHidden: true }));
+      expectNoSecret(JSON.stringify(error));
+      expectNoSecret(JSON.stringify(error.body));
+      expectNoSecret(JSON.stringify(error.headers));
+    }
+  });
+
+  it('a token endpoint echoing the client secret: not in the AuthenticationError', async () => {
+    server.use(
+      http.post(`${BASE}/v2/oauth/token`, async ({ request }) =>
+        HttpResponse.json(
+          { error: 'invalid_client', error_description: `bad request body: ${await request.text()}` },
+          { status: 401 },
+        ),
+      ),
+    );
+    const error = await rejection(testClient().request({ method: 'GET', path: '/v2/x' }));
+    expect(error.message).toContain('client_secret=[redacted]');
+    expectNoSecret(inspect(error, { depth: 10, showHidden: true }));
+  });
+
+  it('no secret in any error: API errors, token failures, connection errors', async () => {
     server.use(
       http.post(`${BASE}/v2/oauth/token`, () =>
         HttpResponse.json({ error: 'invalid_client', error_description: 'bad' }, { status: 401 }),

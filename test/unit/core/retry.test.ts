@@ -172,6 +172,61 @@ describe('Retry-After', () => {
     expect(clock.waits).toEqual([]);
   });
 
+  it('maxRetryAfter defaults to 60 s: 60 is waited, 61 fails at once', async () => {
+    const { counter, handler } = countingHandler('GET', (n) =>
+      n === 1 ? error(429, { 'Retry-After': '60' }) : error(429, { 'Retry-After': '61' }),
+    );
+    server.use(tokenHandler(), handler);
+    const clock = fakeClock();
+    await expect(testClient({ clock }).request({ method: 'GET', path: '/v2/x' })).rejects.toMatchObject({
+      constructor: RateLimitError,
+      retryAfter: 61,
+    });
+    expect(counter.hits).toBe(2);
+    expect(clock.waits).toEqual([60_000]);
+  });
+
+  it('per-call maxRetryAfter overrides the client option, both ways', async () => {
+    const { counter, handler } = countingHandler('GET', () => error(429, { 'Retry-After': '10' }));
+    server.use(tokenHandler(), handler);
+    const clock = fakeClock();
+    const client = testClient({ clock, maxRetryAfter: 60, maxRetries: 1 });
+    await expect(
+      client.request({ method: 'GET', path: '/v2/x' }, { maxRetryAfter: 5 }),
+    ).rejects.toMatchObject({ constructor: RateLimitError, retryAfter: 10 });
+    expect(counter.hits).toBe(1);
+    expect(clock.waits).toEqual([]);
+
+    const patient = testClient({ clock, maxRetryAfter: 5, maxRetries: 1 });
+    await expect(
+      patient.request({ method: 'GET', path: '/v2/x' }, { maxRetryAfter: 10 }),
+    ).rejects.toBeInstanceOf(RateLimitError);
+    expect(counter.hits).toBe(3);
+    expect(clock.waits).toEqual([10_000]);
+  });
+
+  it('a 503 Retry-After beyond maxRetryAfter fails at once with InternalServerError, no wait', async () => {
+    const { counter, handler } = countingHandler('GET', () => error(503, { 'Retry-After': '600' }));
+    server.use(tokenHandler(), handler);
+    const clock = fakeClock();
+    await expect(testClient({ clock }).request({ method: 'GET', path: '/v2/x' })).rejects.toBeInstanceOf(
+      InternalServerError,
+    );
+    expect(counter.hits).toBe(1);
+    expect(clock.waits).toEqual([]);
+  });
+
+  it('a POST 429 waits its Retry-After, then the call goes through once', async () => {
+    const { counter, handler } = countingHandler('POST', (n) =>
+      n === 1 ? error(429, { 'Retry-After': '4' }) : HttpResponse.json({ id: 'c1' }),
+    );
+    server.use(tokenHandler(), handler);
+    const clock = fakeClock();
+    await testClient({ clock }).request({ method: 'POST', path: '/v2/x', body: {} });
+    expect(counter.hits).toBe(2);
+    expect(clock.waits).toEqual([4000]);
+  });
+
   it('429 after retries are spent: RateLimitError with retryAfter', async () => {
     const { counter, handler } = countingHandler('GET', () => error(429, { 'Retry-After': '2' }));
     server.use(tokenHandler(), handler);
@@ -187,10 +242,51 @@ describe('Retry-After', () => {
 });
 
 describe('policy', () => {
+  it('backoff is min(8 s, 0.5 s · 2^n): half fixed, half random', () => {
+    const delay = (retriesDone: number, random: number) => {
+      const d = decideRetry(
+        { kind: 'status', status: 500, retryAfterMs: undefined },
+        retriesDone,
+        99,
+        true,
+        60_000,
+        random,
+      );
+      return d.retry ? d.delayMs : undefined;
+    };
+    const ceilings = [500, 1000, 2000, 4000, 8000, 8000, 8000];
+    ceilings.forEach((ceiling, n) => {
+      expect(delay(n, 0)).toBe(ceiling / 2);
+      expect(delay(n, 0.5)).toBe((ceiling * 3) / 4);
+      expect(delay(n, 0.999_999)).toBe(ceiling);
+    });
+  });
+
+  it('gives up once maxRetries retries were made, whatever the outcome', () => {
+    for (const outcome of [
+      { kind: 'status', status: 429, retryAfterMs: 1000 },
+      { kind: 'timeout' },
+      { kind: 'connection', neverSent: true },
+    ] as const) {
+      expect(decideRetry(outcome, 1, 2, true, 60_000, 0)).toMatchObject({ retry: true });
+      expect(decideRetry(outcome, 2, 2, true, 60_000, 0)).toEqual({ retry: false });
+    }
+  });
+
   it('caps the backoff at 8 s', () => {
     const d = decideRetry({ kind: 'timeout' }, 10, 20, true, 60_000, 0.999);
     expect(d).toMatchObject({ retry: true });
     expect(d.retry && d.delayMs).toBeLessThanOrEqual(8000);
+  });
+
+  it("names the reason: 'status 503', 'timeout', 'connection'", () => {
+    const reason = (outcome: Parameters<typeof decideRetry>[0]) => {
+      const d = decideRetry(outcome, 0, 2, true, 60_000, 0);
+      return d.retry ? d.reason : undefined;
+    };
+    expect(reason({ kind: 'status', status: 503, retryAfterMs: undefined })).toBe('status 503');
+    expect(reason({ kind: 'timeout' })).toBe('timeout');
+    expect(reason({ kind: 'connection', neverSent: false })).toBe('connection');
   });
 
   it('POST timeouts are never retried', () => {

@@ -123,6 +123,21 @@ describe('v2 offset pagination', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('an error on a later page is thrown from the loop after the earlier items, with no further request', async () => {
+    const failure = new TelephonyError('page 2 failed');
+    const { transport, requests } = fakeTransport((request) => {
+      if (request.query?.offset === 3) throw failure;
+      return recentCallsBody(ids('call_', 0, 3), { total: 9, limit: 3, offset: 0, has_more: true });
+    });
+    const seen: string[] = [];
+    const thrown = await (async () => {
+      for await (const call of new Calls(transport).listRecent({ limit: 3 })) seen.push(call.id);
+    })().catch((error: unknown) => error);
+    expect(thrown).toBe(failure);
+    expect(seen).toEqual(ids('call_', 0, 3));
+    expect(requests).toHaveLength(2);
+  });
+
   it('keeps the per-call request options on every page request', async () => {
     const seenOptions: unknown[] = [];
     const { transport } = offsetServer();

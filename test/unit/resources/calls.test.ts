@@ -76,6 +76,31 @@ describe('calls.listRecent', () => {
     expect(seen).toHaveLength(0);
     expect(tokenRequests).toBe(0);
   });
+
+  it.each([
+    [{ limit: 10.5 }, 'limit', 'expected int'],
+    [{ limit: '20' as unknown as number }, 'limit', 'expected number'],
+    [{ offset: -1 }, 'offset', 'must be ≥ 0'],
+    [{ status: 'ended' as 'all' }, 'status', 'must be one of "answered", "missed", "voicemail", "all"'],
+    [{ from: '2024-02-30' }, 'from', 'must be an ISO 8601 date like 2024-01-31 or 2024-01-31T09:00:00Z'],
+    [
+      { to: '2024-03-01T24:00:00Z' },
+      'to',
+      'must be an ISO 8601 date like 2024-01-31 or 2024-01-31T09:00:00Z',
+    ],
+    [
+      { to: new Date('not a date') },
+      'to',
+      'must be an ISO 8601 date like 2024-01-31 or 2024-01-31T09:00:00Z',
+    ],
+  ])('refuses %o naming %s, sending nothing', async (params, field, message) => {
+    const error = await testClient()
+      .calls.listRecent(params)
+      .catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toEqual([{ path: field, message }]);
+    expect(seen).toHaveLength(0);
+  });
 });
 
 describe('calls.get / create / end / transfer', () => {

@@ -33,6 +33,21 @@ describe('stats.calls', () => {
     expect(seen).toHaveLength(0);
   });
 
+  it('refuses from/to that are not real ISO 8601 dates, sending nothing', async () => {
+    const message = 'must be an ISO 8601 date like 2024-01-31 or 2024-01-31T09:00:00Z';
+    await expect(testClient().stats.calls({ from: 'last month', to: '2024-13-01' })).rejects.toMatchObject({
+      name: 'ValidationError',
+      issues: [
+        { path: 'from', message },
+        { path: 'to', message },
+      ],
+    });
+    await expect(testClient().stats.calls({ from: '2023-02-29', to: '2024-02-29' })).rejects.toMatchObject({
+      issues: [{ path: 'from', message }],
+    });
+    expect(seen).toHaveLength(0);
+  });
+
   it('keeps undocumented groupings (by_week) as extra fields', async () => {
     const stats = { ...statsBody.data.stats, by_day: undefined, by_week: [{ week: '2024-W09' }] };
     route('get', `${BASE}/v2/calls/stats`, () => ({ status: 'success', data: { stats } }));

@@ -49,6 +49,17 @@ describe('users (v1, API key)', () => {
     expect(seen).toHaveLength(0);
   });
 
+  it('list refuses per_page 101 and an unknown role, naming each, sending nothing', async () => {
+    await expect(testClient().users.list({ per_page: 101, role: 'owner' as 'admin' })).rejects.toMatchObject({
+      name: 'ValidationError',
+      issues: [
+        { path: 'per_page', message: 'must be ≤ 100' },
+        { path: 'role', message: 'must be one of "admin", "user", "guest"' },
+      ],
+    });
+    expect(seen).toHaveLength(0);
+  });
+
   it('get returns the user with preferences; the id is one encoded segment', async () => {
     route('get', `${BASE_V1}/v1/users/:id`, () => ({ status: 'success', data: { user: fullUser('u/1') } }));
     const user = await testClient().users.get('u/1');
@@ -76,6 +87,25 @@ describe('users (v1, API key)', () => {
       send_welcome_email: false,
     });
     expect(user).toEqual(created);
+  });
+
+  it('create refuses an unknown role and an unknown field', async () => {
+    await expect(
+      testClient().users.create({
+        name: 'Ann',
+        email: 'ann@example.com',
+        role: 'owner' as 'admin',
+        // @ts-expect-error not a field of POST /v1/users
+        status: 'active',
+      }),
+    ).rejects.toMatchObject({
+      name: 'ValidationError',
+      issues: [
+        { path: 'role', message: 'must be one of "admin", "user", "guest"' },
+        { path: 'status', message: 'is not a known parameter' },
+      ],
+    });
+    expect(seen).toHaveLength(0);
   });
 
   it('create requires name and email', async () => {
@@ -109,6 +139,15 @@ describe('users (v1, API key)', () => {
     expect(user.status).toBe('inactive');
     await expect(testClient().users.update('u1', { status: 'pending' as 'active' })).rejects.toMatchObject({
       issues: [{ path: 'status', message: 'must be one of "active", "inactive"' }],
+    });
+    await expect(
+      testClient().users.update('u1', { email: 'nope', role: 'owner' as 'admin', name: '' }),
+    ).rejects.toMatchObject({
+      issues: [
+        { path: 'name', message: 'must not be empty' },
+        { path: 'email', message: 'must be an e-mail address' },
+        { path: 'role', message: 'must be one of "admin", "user", "guest"' },
+      ],
     });
     expect(seen).toHaveLength(1);
   });

@@ -1,0 +1,28 @@
+/** What a credential is replaced with in an error built from the service's answer. */
+const REDACTED = '[redacted]';
+
+/**
+ * `value` with every occurrence of each secret replaced by `[redacted]`, in strings, arrays and
+ * plain objects (keys included), deeply. An answer may echo the request (a proxy's error page, a debug
+ * header): what the SDK keeps of it in an error must not carry the credential that was sent.
+ */
+export function redact<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value;
+  return scrub(value, secrets) as T;
+}
+
+function scrub(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string') {
+    let text = value;
+    for (const secret of secrets) if (text.includes(secret)) text = text.split(secret).join(REDACTED);
+    return text;
+  }
+  if (Array.isArray(value)) return value.map((item) => scrub(item, secrets));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value))
+      out[scrub(key, secrets) as string] = scrub(item, secrets);
+    return out;
+  }
+  return value;
+}
