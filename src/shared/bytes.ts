@@ -5,13 +5,6 @@ export function toHex(bytes: Uint8Array): string {
   return hex;
 }
 
-/** Bytes of an even-length hex string (validated by the caller). */
-export function fromHex(hex: string): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.substr(i * 2, 2), 16);
-  return bytes;
-}
-
 /** One buffer from stream chunks, without decoding them. */
 export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.length, 0));

@@ -18,6 +18,8 @@ const COMMON_FORM = /^t=(\d{1,12}),v1=([\da-f]{64})$/;
 /** Parses `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`; unknown keys are ignored for future schemes. */
 export function parseSignatureHeader(header: string | null | undefined): SignatureHeader {
   if (!header) throw new WebhookVerificationError('missing_header');
+  // Not a string (an array of repeated headers, an object): refuse it rather than let it coerce.
+  if (typeof header !== 'string') malformed();
   const common = COMMON_FORM.exec(header);
   if (common !== null) return { timestamp: Number(common[1]), signatures: [common[2] as string] };
   let timestamp = Number.NaN;

@@ -73,14 +73,18 @@ function check(
   if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array))
     throw new TelephonyError(RAW_BODY_HINT);
   const { tolerance = 300, now = Date.now() / 1000 } = options;
-  // A zero, negative or NaN tolerance would silently disable or break the replay window.
+  // A zero, negative or NaN tolerance, or a non-finite `now`, would silently disable or break the window.
   if (!(tolerance > 0 && tolerance < Number.POSITIVE_INFINITY))
     throw new TelephonyError('tolerance must be a positive number of seconds');
-  const secrets = typeof secret === 'string' ? [secret] : secret;
+  if (!Number.isFinite(now)) throw new TelephonyError('now must be a finite number of unix seconds');
+  // An unset environment variable arrives here as undefined: say so rather than fail on `.length`.
+  const secrets = typeof secret === 'string' ? [secret] : Array.isArray(secret) ? secret : [];
   if (!secrets.length || secrets.some((s) => typeof s !== 'string' || !s))
     throw new TelephonyError('a non-empty webhook secret is required');
   const { timestamp, signatures } = parseSignatureHeader(header);
-  if (Math.abs(now - timestamp) > tolerance) throw new WebhookVerificationError('timestamp_out_of_tolerance');
+  // Written so that anything but a number within the window (NaN included) is refused.
+  if (!(Math.abs(now - timestamp) <= tolerance))
+    throw new WebhookVerificationError('timestamp_out_of_tolerance');
   return matchesAny(rawBody, signatures, secrets);
 }
 

@@ -91,6 +91,22 @@ describe('nodeHandler behind node:http on 127.0.0.1', () => {
     expect(res.status).toBe(500);
     expect(await res.text()).toMatch(/already consumed by a body parser.*express\.raw/);
   });
+
+  it('explains when the stream was read to its end and nothing kept the bytes', async () => {
+    const receiver = new WebhookReceiver({ secret: SECRET });
+    let ran = 0;
+    receiver.on('*', () => {
+      ran++;
+    });
+    const url = await serve((req, res) => {
+      req.on('data', () => {});
+      req.on('end', () => receiver.nodeHandler(req, res));
+    });
+    const res = await fetch(url, { method: 'POST', headers: signed(), body: body() });
+    expect(res.status).toBe(500);
+    expect(await res.text()).toMatch(/already consumed by a body parser/);
+    expect(ran).toBe(0);
+  });
 });
 
 describe('fetchHandler with a real Request', () => {
@@ -112,5 +128,34 @@ describe('fetchHandler with a real Request', () => {
     const get = await receiver.fetchHandler(request({}, 'GET'));
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
     expect(ran).toBe(1);
+  });
+
+  it('answers 400 without a header, 500 when a handler fails, and verifies the exact bytes', async () => {
+    const receiver = new WebhookReceiver({ secret: SECRET });
+    let fail = true;
+    const names: string[] = [];
+    receiver.on('call.incoming', (event) => {
+      if (fail) throw new Error('db down');
+      names.push(event.data.call.from.name ?? '');
+    });
+    const raw = body({
+      id: 'evt_f',
+      type: 'call.incoming',
+      created_at: 'x',
+      data: { call: { from: { name: 'Zoë' } } },
+    });
+    const post = (headers: Record<string, string>) =>
+      receiver.fetchHandler(
+        new Request('http://127.0.0.1/hooks', {
+          method: 'POST',
+          headers,
+          body: new TextEncoder().encode(raw),
+        }),
+      );
+    expect((await post({})).status).toBe(400);
+    expect((await post(signed(raw))).status).toBe(500);
+    fail = false;
+    expect((await post(signed(raw))).status).toBe(200);
+    expect(names).toEqual(['Zoë']);
   });
 });

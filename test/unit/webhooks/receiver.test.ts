@@ -1,5 +1,11 @@
-import { MemoryDedupStore, WebhookReceiver, type WebhookReceiverEvents } from 'telephony-sdk/webhooks';
-import { describe, expect, it } from 'vitest';
+import {
+  type CallIncomingEvent,
+  MemoryDedupStore,
+  type WebhookEvent,
+  WebhookReceiver,
+  type WebhookReceiverEvents,
+} from 'telephony-sdk/webhooks';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { body, header, NOW, SECRET } from './helpers.js';
 
 const delivery = (event?: object, headerName = 'Service-Signature') => {
@@ -183,6 +189,41 @@ describe('WebhookReceiver.handle', () => {
     ]);
   });
 
+  it('handler arguments are typed by the event type; the catch-all gets every event', () => {
+    const { r } = receiver();
+    r.on('call.incoming', (event) => expectTypeOf(event).toEqualTypeOf<CallIncomingEvent>());
+    r.on('call.ended', (event) => expectTypeOf(event.data).toEqualTypeOf<Record<string, unknown>>());
+    r.on('*', (event) => expectTypeOf(event).toEqualTypeOf<WebhookEvent>());
+  });
+
+  it('takes the first value of a repeated header given as an array', async () => {
+    const { r } = receiver();
+    const d = delivery();
+    const value = d.headers['Service-Signature'] as string;
+    expect((await r.handle({ body: d.body, headers: { 'service-signature': [value, 'x'] } })).status).toBe(
+      200,
+    );
+  });
+
+  it('the default store forgets a processed id after dedupTtl seconds, and the event runs again', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: 0 });
+    try {
+      const { r } = receiver({ dedupTtl: 60 });
+      let ran = 0;
+      r.on('*', () => {
+        ran++;
+      });
+      expect((await r.handle(delivery())).status).toBe(200);
+      vi.setSystemTime(59_999);
+      expect(await r.handle(delivery())).toMatchObject({ status: 200, reason: 'duplicate' });
+      vi.setSystemTime(60_000);
+      expect(await r.handle(delivery())).toEqual(expect.not.objectContaining({ reason: 'duplicate' }));
+      expect(ran).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a parsed body is a programming error and surfaces', async () => {
     const { r } = receiver();
     await expect(r.handle({ body: {} as never, headers: {} })).rejects.toThrow(/raw request body/);
@@ -203,6 +244,12 @@ describe('MemoryDedupStore', () => {
     expect(store.has('a')).toBe(true);
     now = 10_000;
     expect(store.has('a')).toBe(false);
+  });
+
+  it('is bounded to 10 000 ids by default', () => {
+    const store = new MemoryDedupStore({ now: () => 0 });
+    for (let i = 0; i <= 10_000; i++) store.add(`evt_${i}`, 60);
+    expect([store.has('evt_0'), store.has('evt_1'), store.has('evt_10000')]).toEqual([false, true, true]);
   });
 
   it('keeps at most maxSize ids, forgetting the oldest', () => {

@@ -1,6 +1,15 @@
 import fc from 'fast-check';
-import { signWebhook, TelephonyError, verifyWebhook, WebhookVerificationError } from 'telephony-sdk/webhooks';
-import { afterAll, describe, expect, it } from 'vitest';
+import {
+  type CallIncomingEvent,
+  signWebhook,
+  TelephonyError,
+  verifyWebhook,
+  type WebhookEvent,
+  type WebhookEventOf,
+  type WebhookEventType,
+  WebhookVerificationError,
+} from 'telephony-sdk/webhooks';
+import { afterAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { useNodeCrypto } from '../../../src/webhooks/crypto.js';
 import { parseSignatureHeader } from '../../../src/webhooks/header.js';
 import { body, header, hmac, incoming, NOW, SECRET } from './helpers.js';
@@ -89,6 +98,50 @@ describe.each([
       'timestamp_out_of_tolerance',
       400,
     ]);
+  });
+});
+
+describe('Web Crypto keys', () => {
+  it("imports each secret's key once and reuses it; the cache is bounded", async () => {
+    useNodeCrypto(false);
+    const importKey = vi.spyOn(crypto.subtle, 'importKey');
+    const secret = 'whsec_import_once';
+    for (let i = 0; i < 3; i++)
+      expect((await verifyWebhook(body(), header(body(), secret), secret, opts)).id).toBe('evt_1');
+    expect(await signWebhook(body(), secret, { timestamp: NOW })).toBe(header(body(), secret));
+    expect(importKey).toHaveBeenCalledTimes(1);
+    const many = Array.from({ length: 20 }, (_, i) => `whsec_rotating_${i}`);
+    for (const s of many) await signWebhook('x', s);
+    expect(importKey).toHaveBeenCalledTimes(21);
+    await signWebhook('x', many[19] as string);
+    expect(importKey).toHaveBeenCalledTimes(21);
+    await signWebhook('x', many[0] as string);
+    expect(importKey).toHaveBeenCalledTimes(22);
+    useNodeCrypto(true);
+  });
+});
+
+describe('signWebhook', () => {
+  it('signs with the current time by default', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW * 1000 + 999 });
+    try {
+      expect(await signWebhook(body(), SECRET)).toBe(header(body()));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('types', () => {
+  it('events are a union discriminated by type: call.incoming documented, the others open', () => {
+    expectTypeOf(verifyWebhook).parameter(0).toEqualTypeOf<string | Uint8Array>();
+    expectTypeOf(verifyWebhook).returns.resolves.toEqualTypeOf<WebhookEvent>();
+    expectTypeOf<WebhookEventOf<'call.incoming'>>().toEqualTypeOf<CallIncomingEvent>();
+    expectTypeOf<CallIncomingEvent['data']['call']['from']['number']>().toEqualTypeOf<string>();
+    expectTypeOf<CallIncomingEvent['data']['call']['status']>().toEqualTypeOf<'ringing'>();
+    expectTypeOf<WebhookEventOf<'call.missed'>['data']>().toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf<WebhookEvent['type']>().toEqualTypeOf<WebhookEventType>();
+    expectTypeOf<'call.incoming' | 'call.ended' | 'contact.updated'>().toExtend<WebhookEventType>();
   });
 });
 
