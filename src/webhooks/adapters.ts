@@ -1,4 +1,5 @@
 import { concatBytes } from '../shared/bytes.js';
+import { TelephonyError } from '../shared/telephony-error.js';
 import type { WebhookReceiver } from './receiver.js';
 
 /** The parts of node's IncomingMessage the adapter uses (no @types/node in the public types). */
@@ -19,7 +20,7 @@ export interface NodeRequest {
 export interface NodeResponse {
   /** Sets the status (200, 400, 401, 405 or 500) and headers. */
   writeHead(status: number, headers?: Record<string, string>): unknown;
-  /** Finishes the answer: no body, except a 500 from misuse (body already consumed, bad secret), which explains it. */
+  /** Finishes the answer: no body, except a 500 from misuse of the SDK (body already consumed), which explains it. */
   end(body?: string): unknown;
 }
 
@@ -29,7 +30,7 @@ const CONSUMED =
 
 function readBody(req: NodeRequest): Promise<Uint8Array> {
   if (req.body instanceof Uint8Array) return Promise.resolve(req.body);
-  if (req.body !== undefined || req.readableEnded) return Promise.reject(new Error(CONSUMED));
+  if (req.body !== undefined || req.readableEnded) return Promise.reject(new TelephonyError(CONSUMED));
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     req.on('data', (chunk) => chunks.push(chunk));
@@ -52,10 +53,16 @@ export function nodeHandler(receiver: WebhookReceiver, req: NodeRequest, res: No
         res.writeHead(status);
         res.end();
       },
-      (error: Error) => {
-        // A setup bug on the receiving side: answer 500 so the service retries once it is fixed.
-        res.writeHead(500, { 'content-type': 'text/plain' });
-        res.end(error.message);
+      (error: unknown) => {
+        // A setup bug on the receiving side: answer 500 so the service retries once it is fixed. Only the
+        // SDK's own misuse messages are repeated to the sender; anything else (a broken stream) is not.
+        if (error instanceof TelephonyError) {
+          res.writeHead(500, { 'content-type': 'text/plain' });
+          res.end(error.message);
+        } else {
+          res.writeHead(500);
+          res.end();
+        }
       },
     );
 }

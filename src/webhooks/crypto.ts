@@ -33,6 +33,9 @@ function hmacKey(secret: string): Promise<CryptoKey> {
       'sign',
       'verify',
     ]);
+    // A failed import is not kept: the next delivery tries again instead of failing forever.
+    const imported = key;
+    imported.catch(() => keys.get(secret) === imported && keys.delete(secret));
     keys.set(secret, key);
   }
   return key;

@@ -1,9 +1,10 @@
 import { EventEmitter } from 'eventemitter3';
+import { TelephonyError } from '../shared/telephony-error.js';
 import { type NodeRequest, type NodeResponse, nodeHandler } from './adapters.js';
 import { type DedupStore, MemoryDedupStore } from './dedup.js';
 import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 import type { WebhookEvent, WebhookEventOf, WebhookEventType } from './events.js';
-import { type VerifyWebhookOptions, verifyWebhook } from './verify.js';
+import { checkSettings, type VerifyWebhookOptions, verifyWebhook } from './verify.js';
 
 /** Options of {@link WebhookReceiver}. */
 export interface WebhookReceiverOptions extends VerifyWebhookOptions {
@@ -11,7 +12,10 @@ export interface WebhookReceiverOptions extends VerifyWebhookOptions {
   secret: string | readonly string[];
   /** Where processed event ids are remembered. Default: a {@link MemoryDedupStore}. */
   store?: DedupStore;
-  /** How long a processed id is remembered, in seconds. Default 86 400. */
+  /**
+   * How long a processed id is remembered, in seconds. Default 86 400. Keep it at least as long as
+   * the service keeps re-delivering: a replay after it is forgotten runs the handlers again.
+   */
   dedupTtl?: number;
 }
 
@@ -20,12 +24,15 @@ export type HeadersLike = Headers | Record<string, string | readonly string[] | 
 
 /** What {@link WebhookReceiver.handle} answers. */
 export interface HandleResult {
-  /** Status to answer: 200 processed (or already processed), 400/401 refused, 500 a handler failed. */
+  /** Status to answer: 200 processed (or already processed), 400/401 refused, 500 a handler or the store failed. */
   status: 200 | 400 | 401 | 500;
   /** The verified event; absent when verification failed. */
   event?: WebhookEvent;
-  /** Why it was not a plain success: a verification reason, `duplicate` (200, handlers not run) or `handler_error` (500). */
-  reason?: WebhookVerificationReason | 'duplicate' | 'handler_error';
+  /**
+   * Why it was not a plain success: a verification reason, `duplicate` (200, handlers not run),
+   * `handler_error` (500) or `store_error` (500: the dedup store threw, so the service will re-deliver).
+   */
+  reason?: WebhookVerificationReason | 'duplicate' | 'handler_error' | 'store_error';
 }
 
 /**
@@ -43,6 +50,11 @@ export type WebhookReceiverEvents = {
   duplicate: (info: { id: string; type: string }) => void;
   /** A handler threw or rejected (answered 500, id not remembered). */
   handler_error: (info: { id: string; type: string; error: unknown }) => void;
+  /**
+   * The dedup store's `has` or `add` threw or rejected (answered 500, so the service re-delivers). When
+   * `add` failed the handlers had already run: the re-delivery runs them again (at least once, never lost).
+   */
+  store_error: (info: { id: string; type: string; error: unknown }) => void;
 };
 
 function signatureHeader(headers: HeadersLike): string | undefined {
@@ -80,8 +92,16 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
   readonly #store: DedupStore;
   readonly #inFlight = new Map<string, Promise<HandleResult>>();
 
+  /**
+   * @throws {TelephonyError} when a setting would break every delivery: no secret (an unset
+   *   environment variable), a tolerance or `dedupTtl` that is not a positive number of seconds.
+   */
   constructor(options: WebhookReceiverOptions) {
     super();
+    checkSettings(options.secret, options);
+    const { dedupTtl } = options;
+    if (dedupTtl !== undefined && !(dedupTtl > 0 && dedupTtl < Number.POSITIVE_INFINITY))
+      throw new TelephonyError('dedupTtl must be a positive number of seconds');
     this.#options = options;
     this.#store = options.store ?? new MemoryDedupStore();
   }
@@ -90,8 +110,7 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
    * Verifies one delivery and runs its handlers, all awaited together. Never rejects for a bad
    * delivery or a failing handler: the outcome is in the result's `status` and `reason`.
    *
-   * @throws {TelephonyError} (a rejection) when the receiver is misconfigured (no secret, bad
-   *   `tolerance`) or `body` is not raw bytes.
+   * @throws {TelephonyError} (a rejection) when `body` is not raw bytes.
    */
   async handle({
     body,
@@ -114,7 +133,13 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
     // A concurrent delivery of the same id shares the first one's outcome: a 500 makes the service retry.
     let pending = this.#inFlight.get(event.id);
     if (!pending) {
-      pending = this.#process(event).finally(() => this.#inFlight.delete(event.id));
+      // Handler failures are settled inside #process: what rejects here is the store (or a throwing listener).
+      pending = this.#process(event)
+        .catch((error: unknown): HandleResult => {
+          this.emit('store_error', { id: event.id, type: event.type, error });
+          return { status: 500, event, reason: 'store_error' };
+        })
+        .finally(() => this.#inFlight.delete(event.id));
       this.#inFlight.set(event.id, pending);
     }
     return pending;

@@ -72,15 +72,7 @@ function check(
 ): boolean | Promise<boolean> {
   if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array))
     throw new TelephonyError(RAW_BODY_HINT);
-  const { tolerance = 300, now = Date.now() / 1000 } = options;
-  // A zero, negative or NaN tolerance, or a non-finite `now`, would silently disable or break the window.
-  if (!(tolerance > 0 && tolerance < Number.POSITIVE_INFINITY))
-    throw new TelephonyError('tolerance must be a positive number of seconds');
-  if (!Number.isFinite(now)) throw new TelephonyError('now must be a finite number of unix seconds');
-  // An unset environment variable arrives here as undefined: say so rather than fail on `.length`.
-  const secrets = typeof secret === 'string' ? [secret] : Array.isArray(secret) ? secret : [];
-  if (!secrets.length || secrets.some((s) => typeof s !== 'string' || !s))
-    throw new TelephonyError('a non-empty webhook secret is required');
+  const { secrets, tolerance, now } = checkSettings(secret, options);
   const { timestamp, signatures } = parseSignatureHeader(header);
   // Written so that anything but a number within the window (NaN included) is refused.
   if (!(Math.abs(now - timestamp) <= tolerance))
@@ -97,4 +89,24 @@ function parse(rawBody: string | Uint8Array, matched: boolean): WebhookEvent {
   if (typeof event?.id !== 'string' || typeof event.type !== 'string' || typeof event.data !== 'object')
     throw new WebhookVerificationError('malformed_payload');
   return event as WebhookEvent;
+}
+
+/**
+ * The secrets as a list, with the tolerance and now to use; throws a `TelephonyError` for settings
+ * that would break verification. Shared with `WebhookReceiver`, which checks them at construction.
+ */
+export function checkSettings(
+  secret: string | readonly string[],
+  options: VerifyWebhookOptions,
+): { secrets: readonly string[]; tolerance: number; now: number } {
+  const { tolerance = 300, now = Date.now() / 1000 } = options;
+  // A zero, negative or NaN tolerance, or a non-finite `now`, would silently disable or break the window.
+  if (!(tolerance > 0 && tolerance < Number.POSITIVE_INFINITY))
+    throw new TelephonyError('tolerance must be a positive number of seconds');
+  if (!Number.isFinite(now)) throw new TelephonyError('now must be a finite number of unix seconds');
+  // An unset environment variable arrives here as undefined: say so rather than fail on `.length`.
+  const secrets = typeof secret === 'string' ? [secret] : Array.isArray(secret) ? secret : [];
+  if (!secrets.length || secrets.some((s) => typeof s !== 'string' || !s))
+    throw new TelephonyError('a non-empty webhook secret is required');
+  return { secrets, tolerance, now };
 }

@@ -109,6 +109,35 @@ describe('nodeHandler behind node:http on 127.0.0.1', () => {
   });
 });
 
+describe('nodeHandler answers', () => {
+  it("repeats only the SDK's own misuse messages: a broken stream is a bare 500", async () => {
+    const receiver = new WebhookReceiver({ secret: SECRET });
+    const listeners = new Map<string, (chunk: Uint8Array) => void>();
+    const answered: { status?: number; body?: string | undefined } = {};
+    const done = new Promise<void>((resolve) => {
+      receiver.nodeHandler(
+        {
+          method: 'POST',
+          headers: {},
+          on: (event, listener) => listeners.set(event, listener),
+        },
+        {
+          writeHead: (status) => {
+            answered.status = status;
+          },
+          end: (text) => {
+            answered.body = text;
+            resolve();
+          },
+        },
+      );
+    });
+    (listeners.get('error') as (error: unknown) => void)(new Error('internal detail: /srv/secrets.env'));
+    await done;
+    expect(answered).toEqual({ status: 500, body: undefined });
+  });
+});
+
 describe('fetchHandler with a real Request', () => {
   it('answers 200, 401, 405', async () => {
     const receiver = new WebhookReceiver({ secret: SECRET });

@@ -1,6 +1,7 @@
 import {
   type CallIncomingEvent,
   MemoryDedupStore,
+  TelephonyError,
   type WebhookEvent,
   WebhookReceiver,
   type WebhookReceiverEvents,
@@ -16,7 +17,7 @@ const delivery = (event?: object, headerName = 'Service-Signature') => {
 function receiver(options: Partial<ConstructorParameters<typeof WebhookReceiver>[0]> = {}) {
   const r = new WebhookReceiver({ secret: SECRET, now: NOW, ...options });
   const seen: { name: string; info: unknown }[] = [];
-  for (const name of ['verification_failed', 'duplicate', 'handler_error'] as const)
+  for (const name of ['verification_failed', 'duplicate', 'handler_error', 'store_error'] as const)
     r.on(name, (info: unknown) => seen.push({ name, info }));
   return { r, seen };
 }
@@ -187,6 +188,72 @@ describe('WebhookReceiver.handle', () => {
       ['add', 'evt_1', 60],
       ['has', 'evt_1'],
     ]);
+  });
+
+  it('a store whose has() fails answers 500 store_error without running handlers; the re-delivery runs them', async () => {
+    let up = false;
+    const ids = new Set<string>();
+    const store = {
+      has: async (id: string) => {
+        if (!up) throw new Error('redis down');
+        return ids.has(id);
+      },
+      add: (id: string) => {
+        ids.add(id);
+      },
+    };
+    const { r, seen } = receiver({ store });
+    let ran = 0;
+    r.on('*', () => {
+      ran++;
+    });
+    const failed = await r.handle(delivery());
+    expect([failed.status, failed.reason, ran]).toEqual([500, 'store_error', 0]);
+    expect(seen).toEqual([
+      { name: 'store_error', info: { id: 'evt_1', type: 'call.incoming', error: new Error('redis down') } },
+    ]);
+    up = true;
+    expect((await r.handle(delivery())).status).toBe(200);
+    expect([ran, ids.has('evt_1')]).toEqual([1, true]);
+  });
+
+  it('a store whose add() fails answers 500 after the handlers ran, so the event is re-delivered, not lost', async () => {
+    let fail = true;
+    const ids = new Set<string>();
+    const store = {
+      has: (id: string) => ids.has(id),
+      add: async (id: string) => {
+        if (fail) throw new Error('redis down');
+        ids.add(id);
+      },
+    };
+    const { r, seen } = receiver({ store });
+    let ran = 0;
+    r.on('call.incoming', () => {
+      ran++;
+    });
+    expect(await r.handle(delivery())).toMatchObject({ status: 500, reason: 'store_error' });
+    expect(seen.map((s) => s.name)).toEqual(['store_error']);
+    fail = false;
+    expect(await r.handle(delivery())).toMatchObject({ status: 200 });
+    expect(await r.handle(delivery())).toMatchObject({ status: 200, reason: 'duplicate' });
+    expect(ran).toBe(2);
+  });
+
+  it.each([
+    [
+      'no secret (an unset environment variable)',
+      { secret: undefined as unknown as string },
+      /secret is required/,
+    ],
+    ['an empty secret list', { secret: [] }, /secret is required/],
+    ['a zero tolerance', { tolerance: 0 }, /tolerance/],
+    ['a negative dedupTtl', { dedupTtl: -1 }, /dedupTtl/],
+    ['a zero dedupTtl (would switch de-duplication off)', { dedupTtl: 0 }, /dedupTtl/],
+    ['a NaN dedupTtl', { dedupTtl: Number.NaN }, /dedupTtl/],
+  ])('refuses %s at construction, with a TelephonyError', (_, options, message) => {
+    expect(() => new WebhookReceiver({ secret: SECRET, ...options })).toThrow(TelephonyError);
+    expect(() => new WebhookReceiver({ secret: SECRET, ...options })).toThrow(message);
   });
 
   it('handler arguments are typed by the event type; the catch-all gets every event', () => {

@@ -121,6 +121,21 @@ describe('Web Crypto keys', () => {
   });
 });
 
+describe('Web Crypto key import failure', () => {
+  it('is not cached: the next call imports the key again', async () => {
+    useNodeCrypto(false);
+    const secret = 'whsec_import_fails_once';
+    const importKey = vi
+      .spyOn(crypto.subtle, 'importKey')
+      .mockRejectedValueOnce(new DOMException('transient', 'OperationError'));
+    await expect(signWebhook(body(), secret, { timestamp: NOW })).rejects.toThrow('transient');
+    expect(await signWebhook(body(), secret, { timestamp: NOW })).toBe(header(body(), secret));
+    expect(importKey).toHaveBeenCalledTimes(2);
+    importKey.mockRestore();
+    useNodeCrypto(true);
+  });
+});
+
 describe('signWebhook', () => {
   it('signs with the current time by default', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: NOW * 1000 + 999 });
