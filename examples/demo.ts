@@ -53,16 +53,18 @@ try {
     secret,
     description: 'demo receiver',
   });
-  line(`  webhook registered: ${JSON.stringify(webhook)}`);
+  // The spec does not show this answer; the sandbox's is { webhook: { id, url, events, … } }.
+  const registered = (webhook as { webhook?: { id?: string; events?: string[] } }).webhook;
+  line(`  webhook ${registered?.id} registered for ${registered?.events?.join(', ')}`);
 
   step('Place a call');
   const call = await client.calls.create({ to: '+15551234567', custom_data: { ticket: 'T-1001' } });
-  line(`  ${call.id} ${call.status} → ${call.to?.number}`);
+  line(`  ${call.id} to ${call.to?.number}: ${call.status}`);
   await sandbox.advance(5_000);
   line(`  after 5 s: ${(await client.calls.get(call.id)).status}`);
   await sandbox.advance(12_000);
   const ended = await client.calls.end(call.id);
-  line(`  ended: ${ended.status} at ${ended.ended_at}`);
+  line(`  after 17 s, hung up: ${ended.status} at ${ended.ended_at}`);
   const detail = await client.calls.get(call.id);
   line(`  duration ${detail.duration} s, custom_data ${JSON.stringify(detail.custom_data)}`);
 
@@ -96,9 +98,10 @@ try {
   const deleted = await client.users.delete(user.id);
   line(`  deleted: ${JSON.stringify(deleted)}`);
 
-  step(
-    `Done: ${sandbox.deliveries.length} webhook deliveries, all answered ${[...new Set(sandbox.deliveries.map((d) => d.status))].join(', ')}`,
-  );
+  const statuses = [...new Set(sandbox.deliveries.map((d) => d.status))].join(', ');
+  step(`Done: ${sandbox.deliveries.length} webhook deliveries, answered ${statuses}`);
+  line('  Next: npx tsx examples/calls-list.ts (every file in examples/ runs the same way),');
+  line('  and docs/sandbox.md to use the sandbox in your own tests.');
 } finally {
   sandbox.close();
   await service.close();

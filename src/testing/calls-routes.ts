@@ -128,10 +128,9 @@ export async function transferCall(store: CallStore, id: string, request: Reques
   const type =
     body.type === undefined ? 'blind' : enumValue(body.type, 'type', ['blind', 'attended'] as const);
   const callbackUrl = optionalString(body, 'callback_url');
-  if (callbackUrl !== undefined) {
-    if (!isLoopbackUrl(callbackUrl)) throw invalid('callback_url must be on 127.0.0.1 or localhost');
-    call.callbackUrl = callbackUrl;
+  if (callbackUrl !== undefined && !isLoopbackUrl(callbackUrl)) {
+    throw invalid('callback_url must be an http(s) URL on 127.0.0.1 or localhost in the sandbox');
   }
-  store.transfer(call, to, type);
+  store.transfer(call, to, type, callbackUrl);
   return success({ call: { id: call.id, status: call.status, transfer_to: to, transfer_type: type } });
 }

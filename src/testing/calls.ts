@@ -142,10 +142,12 @@ export class CallStore {
     this.move(call, 'ended');
   }
 
-  transfer(call: StoredCall, to: string, type: string): void {
+  /** A transfer's `callback_url` replaces the call's, only once the transfer is accepted. */
+  transfer(call: StoredCall, to: string, type: string, callbackUrl?: string): void {
     if (!IN_PROGRESS.includes(call.status) || call.status === 'transferring') {
       throw invalid(`Call ${call.id} cannot be transferred in status ${call.status}`);
     }
+    if (callbackUrl !== undefined) call.callbackUrl = callbackUrl;
     call.transferHistory.push({ to, type, at: iso(this.clock.now()) });
     this.move(call, 'transferring');
     this.#after(call, TRANSFER_MS, 'transferring', 'answered');

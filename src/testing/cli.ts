@@ -29,22 +29,27 @@ async function main(): Promise<void> {
   const sandbox = createSandbox({ clock: { mode: 'realtime' } });
   const server = await sandbox.listen({ port });
   const { clientId, clientSecret, apiKey } = sandbox.credentials;
-  console.log(`telephony sandbox listening on 127.0.0.1
+  // The SDK appends /v2/… and /v1/… itself: the base URL printed is the bare origin.
+  console.log(`telephony sandbox listening on ${server.url} (v2 under /v2, v1 under /v1)
 
-  v2 base URL (baseUrl):    ${server.url}/v2
-  v1 base URL (baseUrlV1):  ${server.url}/v1
-
-  client id:      ${clientId}
-  client secret:  ${clientSecret}
-  API key:        ${apiKey}
+  baseUrl and baseUrlV1:  ${server.url}
+  client id:              ${clientId}
+  client secret:          ${clientSecret}
+  API key:                ${apiKey}
 
   new TelephonyClient({ baseUrl: '${server.url}', baseUrlV1: '${server.url}',
     clientId: '${clientId}', clientSecret: '${clientSecret}', apiKey: '${apiKey}' })
 
+  To run the examples against it (npx tsx examples/calls-list.ts):
+  export TELEPHONY_BASE_URL=${server.url} TELEPHONY_CLIENT_ID=${clientId} TELEPHONY_CLIENT_SECRET=${clientSecret} TELEPHONY_API_KEY=${apiKey}
+
 Ctrl+C to stop.`);
   const stop = () => {
     sandbox.close();
-    void server.close().then(() => process.exit(0));
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -97,6 +97,15 @@ const ROUTES: Route[] = [
   },
 ];
 
+/** A malformed escape (`%E0%A4%A`) names no stored id: kept as sent, it ends in a 404, not a 500. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 function match(route: Route, path: string): string | undefined {
   const want = route.pattern.split('/');
   const got = path.split('/');
@@ -106,7 +115,7 @@ function match(route: Route, path: string): string | undefined {
     const actual = got[index] ?? '';
     if (part === ':id') {
       if (actual === '') return undefined;
-      id = decodeURIComponent(actual);
+      id = decodeSegment(actual);
     } else if (part !== actual) return undefined;
   }
   return id;

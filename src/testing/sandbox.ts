@@ -90,6 +90,8 @@ export interface Sandbox {
   answerCall(callId: string): CallDetail;
   /** A ringing call is not answered (`call.missed`). */
   missCall(callId: string): CallDetail;
+  /** A ringing call goes to voicemail: status `voicemail`, event `call.missed`. */
+  voicemailCall(callId: string): CallDetail;
   /** Stops the real-time ticker. Servers from listen() are closed with their own close(). */
   close(): void;
 }
@@ -193,6 +195,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       ),
     answerCall: (callId) => detail(calls.settleRinging(callId, 'answered').id),
     missCall: (callId) => detail(calls.settleRinging(callId, 'missed').id),
+    voicemailCall: (callId) => detail(calls.settleRinging(callId, 'voicemail').id),
     close: () => clock.stop(),
   };
 }

@@ -30,13 +30,18 @@ export function enumParam<T extends string>(
 }
 
 /**
- * An ISO 8601 date or date-time. A bare date used as the end of a period covers that whole day,
- * so `to=2025-01-15` includes calls made on the 15th.
+ * An ISO 8601 date or date-time, in UTC when it names no zone. A bare date used as the end of a
+ * period covers that whole day, so `to=2025-01-15` includes calls made on the 15th.
  */
 export function dateParam(query: URLSearchParams, name: string, endOfPeriod = false): number | undefined {
   const raw = query.get(name);
   if (raw === null) return undefined;
-  const time = ISO_DATE.test(raw) ? Date.parse(raw) : Number.NaN;
+  const match = ISO_DATE.exec(raw);
+  // Date.parse reads a date-time without a zone as local time: the answer would depend on the
+  // machine's time zone. A bare date it already reads as UTC.
+  const time = match
+    ? Date.parse(match[1] !== undefined && match[4] === undefined ? `${raw}Z` : raw)
+    : Number.NaN;
   if (Number.isNaN(time)) throw invalid(`${name} must be an ISO 8601 date`);
   return endOfPeriod && raw.length === 10 ? time + 86_400_000 - 1 : time;
 }

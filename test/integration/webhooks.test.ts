@@ -62,6 +62,27 @@ describe('webhooks end to end', () => {
     expect(ids[0]).toBe(ids[1]);
   });
 
+  it('callback_url of calls.create gets every status change, verified with the callback secret', async () => {
+    const { sandbox, client } = await serveSandbox({
+      clock: { start: Date.now() },
+      callbackSecret: 'whsec_callbacks',
+    });
+    const receiver = new WebhookReceiver({ secret: 'whsec_callbacks' });
+    const seen: string[] = [];
+    receiver.on('*', (event) => {
+      seen.push(`${event.type}:${(event.data as { call: { status: string } }).call.status}`);
+    });
+    const callbackUrl = await mount(receiver);
+    await client().calls.create({ to: '+15551234567', callback_url: callbackUrl });
+    await sandbox.advance(35_000);
+    expect(seen).toEqual([
+      'call.status_changed:ringing',
+      'call.status_changed:answered',
+      'call.status_changed:completed',
+    ]);
+    expect(sandbox.deliveries.map((d) => d.status)).toEqual([200, 200, 200]);
+  });
+
   it('a wrong secret is refused with 401 and retried', async () => {
     const { sandbox, client } = await serveSandbox({ clock: { start: Date.now() } });
     const url = await mount(new WebhookReceiver({ secret: 'a_different_secret' }));

@@ -79,6 +79,24 @@ describe('sandbox.listen', () => {
   });
 });
 
+describe('sandbox.listen({ port })', () => {
+  const open: ListeningSandbox[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((server) => server.close()));
+  });
+
+  it('listens on the port it is given, and close() frees it', async () => {
+    const first = await createSandbox().listen();
+    open.push(first);
+    // The port is really the one asked for: a second server on it cannot start.
+    await expect(createSandbox().listen({ port: first.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await open.splice(0)[0]?.close();
+    const again = await createSandbox().listen({ port: first.port });
+    open.push(again);
+    expect(again).toMatchObject({ port: first.port, url: `http://127.0.0.1:${first.port}` });
+  });
+});
+
 describe('sandbox.mswHandlers', () => {
   const msw = setupServer();
   beforeAll(() => msw.listen({ onUnhandledRequest: 'error' }));

@@ -103,6 +103,28 @@ describe('bearer checks', () => {
     });
   });
 
+  it('no Authorization header at all: 401 unauthorized (v2) and authentication_failed (v1)', async () => {
+    const { sandbox } = rawSandbox();
+    const v2 = await sandbox.fetch(`${BASE}/v2/calls/recent`);
+    expect(v2.status).toBe(401);
+    expect(await v2.json()).toEqual({ status: 'error', code: 'unauthorized', message: expect.any(String) });
+    const v1 = await sandbox.fetch(`${BASE}/v1/users`);
+    expect(v1.status).toBe(401);
+    expect(await v1.json()).toEqual({
+      status: 'error',
+      error: { code: 'authentication_failed', message: expect.any(String), status_code: 401 },
+    });
+  });
+
+  it('an unknown client id is 401 unauthorized', async () => {
+    const { sandbox } = rawSandbox();
+    const response = await sandbox.fetch(
+      form({ grant_type: 'client_credentials', client_id: 'nobody', client_secret: 'sandbox_client_secret' }),
+    );
+    expect(response.status).toBe(401);
+    expect((await response.json()).code).toBe('unauthorized');
+  });
+
   it('a v2 token is not a v1 key', async () => {
     const { tokenFor, send } = rawSandbox();
     const { access_token } = await tokenFor();
@@ -123,6 +145,24 @@ describe('scopes and permissions', () => {
     const { tokenFor, send } = rawSandbox();
     const { access_token } = await tokenFor({ scope: 'contacts:read' });
     expect((await send('GET', '/v2/calls/recent', access_token)).status).toBe(403);
+  });
+
+  it('POST /v2/webhooks needs a calls scope', async () => {
+    const { tokenFor, send } = rawSandbox();
+    const hook = { url: 'http://127.0.0.1:9/hooks', events: ['call.ended'] };
+    const contacts = (await tokenFor({ scope: 'contacts:read' })).access_token;
+    const denied = await send('POST', '/v2/webhooks', contacts, hook);
+    expect(denied.status).toBe(403);
+    expect(denied.body.code).toBe('forbidden');
+    const reader = (await tokenFor({ scope: 'calls:read' })).access_token;
+    expect((await send('POST', '/v2/webhooks', reader, hook)).status).toBe(200);
+  });
+
+  it('a requested scope the application lacks grants nothing: empty scope, 403 everywhere', async () => {
+    const { tokenFor, send } = rawSandbox();
+    const token = await tokenFor({ scope: 'users:write' });
+    expect(token.scope).toBe('');
+    expect((await send('GET', '/v2/calls/recent', token.access_token)).status).toBe(403);
   });
 
   it('user_id is for administrators only', async () => {
@@ -177,6 +217,49 @@ describe('rate limit', () => {
     for (let i = 0; i < 100; i++) await send('GET', '/v1/users', 'k');
     const v1 = await send('GET', '/v1/users', 'k');
     expect(v1.status).toBe(429);
-    expect(v1.body.error.code).toBe('rate_limit_exceeded');
+    expect(v1.headers.get('retry-after')).toBe('60');
+    expect(v1.body).toEqual({
+      status: 'error',
+      error: {
+        code: 'rate_limit_exceeded',
+        message: expect.stringContaining('60 seconds'),
+        status_code: 429,
+      },
+    });
+  });
+
+  it('enterprise allows 2000 a minute', async () => {
+    const { tokenFor, send } = rawSandbox({
+      clients: [{ clientId: 'big', clientSecret: 's', plan: 'enterprise' }],
+    });
+    const { access_token } = await tokenFor({ client_id: 'big', client_secret: 's' });
+    let accepted = 0;
+    for (let i = 0; i < 2000; i++)
+      if ((await send('GET', '/v2/calls/recent', access_token)).status === 200) accepted++;
+    expect(accepted).toBe(2000);
+    expect((await send('GET', '/v2/calls/recent', access_token)).status).toBe(429);
+  });
+
+  it('counts per client id: its tokens share one window, another client has its own', async () => {
+    const { tokenFor, send } = rawSandbox({
+      clients: [
+        { clientId: 'a', clientSecret: 's' },
+        { clientId: 'b', clientSecret: 's' },
+      ],
+    });
+    const first = (await tokenFor({ client_id: 'a', client_secret: 's' })).access_token;
+    const second = (await tokenFor({ client_id: 'a', client_secret: 's' })).access_token;
+    for (let i = 0; i < 50; i++) await send('GET', '/v2/calls/recent', first);
+    for (let i = 0; i < 50; i++) await send('GET', '/v2/calls/recent', second);
+    expect((await send('GET', '/v2/calls/recent', first)).status).toBe(429);
+    const other = (await tokenFor({ client_id: 'b', client_secret: 's' })).access_token;
+    expect((await send('GET', '/v2/calls/recent', other)).status).toBe(200);
+  });
+
+  it('the token endpoint is not rate limited', async () => {
+    const { tokenFor } = rawSandbox();
+    for (let i = 0; i < 101; i++) {
+      expect((await tokenFor()).access_token).toMatch(/^sbx_at_/);
+    }
   });
 });

@@ -259,3 +259,162 @@ describe('incoming calls', () => {
     expect(() => sandbox.missCall(call.id)).toThrow(/not ringing/);
   });
 });
+
+describe('detail form', () => {
+  it('leaves unknown values out: an outbound call has no queue, links or ended_at until known', async () => {
+    const { sandbox, as } = await ready();
+    const id = (await as('POST', '/v2/calls', { to: '+15551234567', custom_data: { a: 1 } })).body.data.call
+      .id;
+    const live = (await as('GET', `/v2/calls/${id}`)).body.data.call;
+    expect(Object.keys(live).sort()).toEqual([
+      'custom_data',
+      'direction',
+      'duration',
+      'from',
+      'id',
+      'notes',
+      'recording_url',
+      'status',
+      'tags',
+      'timestamp',
+      'to',
+      'transfer_history',
+      'transferred',
+    ]);
+    expect(live.from).toEqual({ number: '+15550100000', name: expect.any(String) });
+    expect(live.to).toEqual({ number: '+15551234567', name: '' });
+    await sandbox.advance(35_000);
+    expect((await as('GET', `/v2/calls/${id}`)).body.data.call.ended_at).toBe('2025-01-15T09:00:35.000Z');
+  });
+
+  it('an inbound call carries from.contact_id, to.user_id and its queue', async () => {
+    const { sandbox, as } = await ready();
+    const call = sandbox.simulateIncomingCall({
+      from: '+15557654321',
+      fromName: 'Ada',
+      contactId: 'ct_1',
+      userId: 'usr_2',
+      toName: 'Support',
+    });
+    const detail = (await as('GET', `/v2/calls/${call.id}`)).body.data.call;
+    expect(detail).toMatchObject({
+      from: { number: '+15557654321', name: 'Ada', contact_id: 'ct_1' },
+      to: { number: '+15550100000', name: 'Support', user_id: 'usr_2' },
+      queue: { id: expect.any(String), name: expect.any(String), wait_time: 0 },
+      transferred: false,
+      transfer_history: [],
+      custom_data: {},
+    });
+    expect(detail.ended_at).toBeUndefined();
+  });
+});
+
+describe('recordings', () => {
+  it('recording_url appears once a recorded call has ended; the recording itself is 404', async () => {
+    const { sandbox, as } = await ready();
+    const recorded = (await as('POST', '/v2/calls', { to: '+15551234567', record: true })).body.data.call.id;
+    const plain = (await as('POST', '/v2/calls', { to: '+15551234568' })).body.data.call.id;
+    await sandbox.advance(10_000);
+    expect((await as('GET', `/v2/calls/${recorded}`)).body.data.call.recording_url).toBeNull();
+    await as('DELETE', `/v2/calls/${recorded}`);
+    await as('DELETE', `/v2/calls/${plain}`);
+    const list = (await as('GET', '/v2/calls/recent')).body.data.calls;
+    const url = (id: string) => list.find((c: { id: string }) => c.id === id).recording_url;
+    expect(url(recorded)).toBe(`/v2/calls/${recorded}/recording`);
+    expect(url(plain)).toBeNull();
+    const audio = await as('GET', `/v2/calls/${recorded}/recording`);
+    expect(audio.status).toBe(404);
+    expect(audio.body.code).toBe('not_found');
+  });
+});
+
+describe('voicemail', () => {
+  it('a ringing call sent to voicemail: status voicemail, duration 0, filtered and counted', async () => {
+    const { sandbox, as } = await ready();
+    const call = sandbox.simulateIncomingCall({ from: '+15557654321' });
+    expect(sandbox.voicemailCall(call.id)).toMatchObject({ status: 'voicemail', duration: 0 });
+    sandbox.missCall(sandbox.simulateIncomingCall({ from: '+15557654322' }).id);
+    const ids = async (query: string) =>
+      (await as('GET', `/v2/calls/recent?${query}`)).body.data.calls.map((c: { id: string }) => c.id);
+    expect(await ids('status=voicemail')).toEqual([call.id]);
+    expect(await ids('status=missed')).not.toContain(call.id);
+    const stats = (await as('GET', '/v2/calls/stats?from=2025-01-15&to=2025-01-15')).body.data.stats;
+    expect(stats).toMatchObject({ total_calls: 2, missed_calls: 1, voicemail_calls: 1, answered_calls: 0 });
+    expect((await as('DELETE', `/v2/calls/${call.id}`)).body.code).toBe('invalid_parameter');
+  });
+});
+
+describe('periods', () => {
+  it('a date-time without a zone is UTC, whatever the machine time zone', async () => {
+    const saved = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      const { as } = await ready();
+      await as('POST', '/v2/calls', { to: '+15551234567' });
+      const count = async (query: string) =>
+        (await as('GET', `/v2/calls/recent?${query}`)).body.data.calls.length;
+      expect(await count('from=2025-01-15T09:00:00')).toBe(1);
+      expect(await count('from=2025-01-15T09:00:01')).toBe(0);
+      expect(await count('to=2025-01-15T08:59')).toBe(0);
+      expect(await count('from=2025-01-15T10:00:00%2B01:00')).toBe(1);
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
+});
+
+describe('edge cases of ids, stats and transfers', () => {
+  it('a malformed percent-escape in an id is 404 not_found, not a server error', async () => {
+    const { as } = await ready();
+    const response = await as('GET', '/v2/calls/%E0%A4%A');
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ status: 'error', code: 'not_found', message: expect.any(String) });
+  });
+
+  it('stats of an empty period: zeros, average_duration 0, by_day empty', async () => {
+    const { as } = await ready();
+    const { body } = await as('GET', '/v2/calls/stats?from=2025-01-01&to=2025-01-31&group_by=day');
+    expect(body.data.stats).toEqual({
+      total_calls: 0,
+      total_duration: 0,
+      average_duration: 0,
+      inbound_calls: 0,
+      outbound_calls: 0,
+      answered_calls: 0,
+      missed_calls: 0,
+      voicemail_calls: 0,
+      by_day: [],
+    });
+  });
+
+  it('stats user_id is for administrators only and filters by user', async () => {
+    const { sandbox, as } = await ready();
+    sandbox.simulateIncomingCall({ from: '+15557654321', userId: 'usr_9' });
+    sandbox.simulateIncomingCall({ from: '+15557654322' });
+    const q = '/v2/calls/stats?from=2025-01-15&to=2025-01-15';
+    expect((await as('GET', `${q}&user_id=usr_9`)).body.data.stats.total_calls).toBe(1);
+    const raw = rawSandbox({ clients: [{ clientId: 'app', clientSecret: 's', admin: false }] });
+    const { access_token } = await raw.tokenFor({ client_id: 'app', client_secret: 's' });
+    expect((await raw.send('GET', `${q}&user_id=usr_9`, access_token)).status).toBe(403);
+  });
+
+  it('refuses a transfer of a finished call, of one already transferring, and to a non-loopback callback_url', async () => {
+    const { sandbox, as } = await ready();
+    const id = (await as('POST', '/v2/calls', { to: '+15551234567' })).body.data.call.id;
+    await sandbox.advance(5_000);
+    const external = await as('POST', `/v2/calls/${id}/transfer`, {
+      to: '+15557654321',
+      callback_url: 'https://example.com/cb',
+    });
+    expect(external.status).toBe(400);
+    expect((await as('POST', `/v2/calls/${id}/transfer`, { to: '+15557654321' })).status).toBe(200);
+    expect((await as('POST', `/v2/calls/${id}/transfer`, { to: '+15557654322' })).body.code).toBe(
+      'invalid_parameter',
+    );
+    await sandbox.advance(2_000);
+    await as('DELETE', `/v2/calls/${id}`);
+    expect((await as('POST', `/v2/calls/${id}/transfer`, { to: '+15557654321' })).status).toBe(400);
+    expect((await as('GET', `/v2/calls/${id}`)).body.data.call.transfer_history).toHaveLength(1);
+  });
+});

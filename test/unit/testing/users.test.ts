@@ -79,6 +79,27 @@ describe('v1 users', () => {
     expect((await as('PATCH', `/v1/users/${user.id}`, { status: 'pending' })).status).toBe(400);
   });
 
+  it('e-mail is unique, case-insensitively, on create and on PATCH', async () => {
+    const { as, create } = v1();
+    const ada = await create('Ada', 'ada@example.test');
+    const grace = await create('Grace', 'grace@example.test');
+    const again = await as('POST', '/v1/users', { name: 'Ada 2', email: 'ADA@example.test' });
+    expect(again.status).toBe(400);
+    expect(again.body.error.code).toBe('invalid_parameter');
+    expect((await as('PATCH', `/v1/users/${grace.id}`, { email: 'Ada@Example.test' })).status).toBe(400);
+    expect((await as('PATCH', `/v1/users/${ada.id}`, { email: 'ADA@example.test' })).status).toBe(200);
+  });
+
+  it('PATCH of an unknown id is 404 in the v1 shape', async () => {
+    const { as } = v1();
+    const response = await as('PATCH', '/v1/users/usr_nope', { name: 'X' });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({
+      status: 'error',
+      error: { code: 'not_found', message: expect.any(String), status_code: 404 },
+    });
+  });
+
   it('DELETE answers {deleted: true, id} and the user is gone', async () => {
     const { as, create } = v1();
     const user = await create('Ada', 'ada@example.test');

@@ -196,3 +196,120 @@ describe('webhook delivery', () => {
     expect(hook.received.map((r) => JSON.parse(r.body).type)).toEqual(['call.transferred']);
   });
 });
+
+describe('re-delivery schedule and event ids (no socket: deliveryFetch)', () => {
+  /** A deliveryFetch that answers `answer()` and records each call. */
+  function recording(answer: () => Promise<Response>) {
+    const posts: { url: string; body: string }[] = [];
+    const deliveryFetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      posts.push({ url: String(input), body: String(init?.body) });
+      return answer();
+    };
+    return { posts, deliveryFetch };
+  }
+
+  async function setupWith(deliveryFetch: typeof fetch) {
+    const raw = rawSandbox({ deliveryFetch });
+    const { access_token } = await raw.tokenFor();
+    const as = (method: string, path: string, body?: unknown) => raw.send(method, path, access_token, body);
+    return { ...raw, as };
+  }
+
+  it('re-delivers after 10, 20, 40, 80 and 160 s, each attempt signed at its own time', async () => {
+    const { deliveryFetch } = recording(async () => new Response(null, { status: 500 }));
+    const { sandbox, as } = await setupWith(deliveryFetch);
+    await as('POST', '/v2/webhooks', { url: 'http://127.0.0.1:9/h', events: ['call.incoming'], secret: 's' });
+    sandbox.simulateIncomingCall({ from: '+15557654321' });
+    await sandbox.advance(3_600_000);
+    const start = Date.UTC(2025, 0, 15, 9);
+    expect(sandbox.deliveries.map((d) => (d.at - start) / 1000)).toEqual([0, 10, 30, 70, 150, 310]);
+    expect(sandbox.deliveries.map((d) => d.attempt)).toEqual([1, 2, 3, 4, 5, 6]);
+    for (const delivery of sandbox.deliveries) {
+      expect(delivery.signature).toBe(`t=${delivery.at / 1000},v1=${hmac('s', delivery.body)}`);
+    }
+  });
+
+  it('no answer at all (status null) and a 2xx other than 200 are both re-delivered', async () => {
+    let attempts = 0;
+    const { posts, deliveryFetch } = recording(async () => {
+      attempts++;
+      if (attempts === 1) throw new TypeError('fetch failed');
+      return new Response(null, { status: attempts === 2 ? 204 : 200 });
+    });
+    const { sandbox, as } = await setupWith(deliveryFetch);
+    await as('POST', '/v2/webhooks', { url: 'http://127.0.0.1:9/h', events: ['call.incoming'] });
+    sandbox.simulateIncomingCall({ from: '+15557654321' });
+    await sandbox.advance(600_000);
+    expect(sandbox.deliveries.map((d) => d.status)).toEqual([null, 204, 200]);
+    expect(posts).toHaveLength(3);
+  });
+
+  it('every event has its own id: per webhook, per event; re-deliveries keep it', async () => {
+    let failFirst = true;
+    const { deliveryFetch } = recording(async () => {
+      const status = failFirst ? 500 : 200;
+      failFirst = false;
+      return new Response(null, { status });
+    });
+    const { sandbox, as } = await setupWith(deliveryFetch);
+    await as('POST', '/v2/webhooks', {
+      url: 'http://127.0.0.1:9/a',
+      events: ['call.incoming', 'call.missed'],
+    });
+    await as('POST', '/v2/webhooks', { url: 'http://127.0.0.1:9/b', events: ['call.incoming'] });
+    sandbox.missCall(sandbox.simulateIncomingCall({ from: '+15557654321' }).id);
+    await sandbox.advance(10_000);
+    // a: incoming (refused, then re-delivered) and missed; b: incoming.
+    expect(sandbox.deliveries).toHaveLength(4);
+    const firstIds = sandbox.deliveries.filter((d) => d.attempt === 1).map((d) => d.event.id);
+    expect(new Set(firstIds).size).toBe(3);
+    const retry = sandbox.deliveries.find((d) => d.attempt === 2);
+    const original = sandbox.deliveries.find(
+      (d) => d.attempt === 1 && d.url === retry?.url && d.event.type === retry?.event.type,
+    );
+    expect(retry?.event.id).toBe(original?.event.id);
+    expect(retry?.body).toBe(original?.body);
+  });
+});
+
+describe('more events', () => {
+  it('DELETE emits call.ended (status ended); voicemail emits call.missed (status voicemail)', async () => {
+    const { sandbox, as } = await setup();
+    const hook = await receiver([]);
+    await as('POST', '/v2/webhooks', { url: hook.url, events: ['call.missed', 'call.ended'] });
+    const id = (await as('POST', '/v2/calls', { to: '+15551234567' })).body.data.call.id;
+    await sandbox.advance(2_000);
+    await as('DELETE', `/v2/calls/${id}`);
+    sandbox.voicemailCall(sandbox.simulateIncomingCall({ from: '+15557654321' }).id);
+    await sandbox.idle();
+    const events = hook.received.map((r) => JSON.parse(r.body));
+    expect(events.map((e) => [e.type, e.data.call.status])).toEqual([
+      ['call.ended', 'ended'],
+      ['call.missed', 'voicemail'],
+    ]);
+  });
+
+  it('a transfer’s callback_url replaces the call’s; a refused transfer changes nothing', async () => {
+    const { sandbox, as } = await setup();
+    const first = await receiver([]);
+    const second = await receiver([]);
+    const third = await receiver([]);
+    const id = (await as('POST', '/v2/calls', { to: '+15551234567', callback_url: first.url })).body.data.call
+      .id;
+    await sandbox.advance(5_000);
+    expect(first.received).toHaveLength(2);
+    await as('POST', `/v2/calls/${id}/transfer`, { to: '+15557654321', callback_url: second.url });
+    const refused = await as('POST', `/v2/calls/${id}/transfer`, {
+      to: '+15557654322',
+      callback_url: third.url,
+    });
+    expect(refused.status).toBe(400);
+    await sandbox.advance(2_000);
+    expect(first.received).toHaveLength(2);
+    expect(second.received.map((r) => JSON.parse(r.body).data.call.status)).toEqual([
+      'transferring',
+      'answered',
+    ]);
+    expect(third.received).toEqual([]);
+  });
+});
