@@ -1,5 +1,5 @@
 import type { Clock } from './clock.js';
-import { TelephonyError } from './errors.js';
+import { ResponseValidationError, TelephonyError } from './errors.js';
 
 /** What a successful token request gave. */
 export interface IssuedToken {
@@ -55,6 +55,28 @@ export class CallbackCredential implements Credential {
   invalidate(): boolean {
     return true;
   }
+}
+
+/**
+ * The token of a 2xx token answer, in SPEC.md's `{ data: {...} }` envelope or RFC 6749's bare form.
+ * An answer without `access_token` and `expires_in` is a `ResponseValidationError`.
+ */
+export function issuedToken(answer: unknown, operation: string): IssuedToken {
+  const parsed = answer as Record<string, unknown> | undefined;
+  const data = parsed?.data as Record<string, unknown> | undefined;
+  const payload = data?.access_token !== undefined ? data : parsed;
+  const accessToken = payload?.access_token;
+  const expiresIn = payload?.expires_in;
+  if (typeof accessToken !== 'string' || typeof expiresIn !== 'number') {
+    throw new ResponseValidationError(`${operation}: the token response lacks access_token or expires_in`, [
+      {
+        path: typeof accessToken !== 'string' ? 'access_token' : 'expires_in',
+        message: 'missing or wrong type',
+      },
+    ]);
+  }
+  const scope = typeof payload?.scope === 'string' ? payload.scope : undefined;
+  return { access_token: accessToken, expires_in: expiresIn, scope };
 }
 
 /** Renew this long before `expires_in` runs out (or at half the lifetime for short-lived tokens). */

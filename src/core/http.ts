@@ -4,24 +4,26 @@ import {
   CallbackCredential,
   type Credential,
   type IssuedToken,
+  issuedToken,
   StaticCredential,
   TokenCache,
 } from './auth.js';
+import { discard, readErrorBody, readJson } from './body.js';
 import type { Clock } from './clock.js';
 import {
   APIConnectionError,
   type APIError,
   APITimeoutError,
-  APIUserAbortError,
   type ApiVersion,
   errorFromResponse,
-  ResponseValidationError,
   ValidationError,
 } from './errors.js';
 import type { ClientEvents } from './events.js';
+import { mergeHeaders } from './headers.js';
 import { type ClientOptions, DEFAULTS, validateRequestOptions } from './options.js';
 import { redact } from './redact.js';
 import { decideRetry, type Outcome, parseRetryAfter, provablyNeverSent } from './retry.js';
+import { abortable, followBoth, userAbort } from './signals.js';
 import type { HttpMethod, RawRequest, RequestOptions, Transport } from './transport.js';
 import { joinUrl, withQuery } from './url.js';
 
@@ -261,11 +263,7 @@ export class HttpTransport implements Transport {
     tokenRequest = false,
   ): Promise<APIError> {
     const secrets = [...sent, this.#clientSecret].filter((s): s is string => s !== undefined && s !== '');
-    const text = await response.text().catch(() => '');
-    let body: unknown = text === '' ? undefined : text;
-    try {
-      if (text !== '') body = JSON.parse(text);
-    } catch {}
+    const body = await readErrorBody(response);
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
     return errorFromResponse(
       response.status,
@@ -301,103 +299,8 @@ export class HttpTransport implements Transport {
       operation,
     );
     if (!response.ok) throw await this.#errorFrom(response, 'v2', operation, [], true);
-    const parsed = (await readJson(response, operation)) as Record<string, unknown> | undefined;
-    const payload =
-      (parsed?.data as Record<string, unknown> | undefined)?.access_token !== undefined
-        ? (parsed?.data as Record<string, unknown>)
-        : parsed;
-    const accessToken = payload?.access_token;
-    const expiresIn = payload?.expires_in;
-    if (typeof accessToken !== 'string' || typeof expiresIn !== 'number') {
-      throw new ResponseValidationError(`${operation}: the token response lacks access_token or expires_in`, [
-        {
-          path: typeof accessToken !== 'string' ? 'access_token' : 'expires_in',
-          message: 'missing or wrong type',
-        },
-      ]);
-    }
-    const scope = typeof payload?.scope === 'string' ? payload.scope : undefined;
-    this.#events.emit('token', { expires_in: expiresIn, scope });
-    return { access_token: accessToken, expires_in: expiresIn, scope };
+    const issued = issuedToken(await readJson(response, operation), operation);
+    this.#events.emit('token', { expires_in: issued.expires_in, scope: issued.scope });
+    return issued;
   }
-}
-
-/**
- * A signal that aborts when the caller's does or the attempt's timer fires. `AbortSignal.any` keeps
- * following the caller's signal while the body is read; where it is missing (Node < 20.3, older
- * browsers) the caller's abort is forwarded by a listener instead.
- */
-function followBoth(signal: AbortSignal, attempt: AbortController): AbortSignal {
-  if (typeof AbortSignal.any === 'function') return AbortSignal.any([signal, attempt.signal]);
-  signal.addEventListener('abort', () => attempt.abort(signal.reason), {
-    once: true,
-    signal: attempt.signal,
-  });
-  return attempt.signal;
-}
-
-function userAbort(signal: AbortSignal | undefined): APIUserAbortError {
-  return new APIUserAbortError('Request aborted by the caller', { cause: signal?.reason });
-}
-
-/** Waits for `promise`, but rejects with APIUserAbortError as soon as `signal` aborts. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(userAbort(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(userAbort(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-/** The 2xx body as JSON; empty → undefined; unparseable → ResponseValidationError, never a SyntaxError. */
-async function readJson(response: Response, operation: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (error) {
-    throw new APIConnectionError(`${operation}: the response body could not be read`, { cause: error });
-  }
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ResponseValidationError(
-      `${operation} → ${response.status}: the body is not valid JSON`,
-      [{ path: '', message: 'not JSON' }],
-      { cause: error },
-    );
-  }
-}
-
-/** Frees the connection of an answer we will not read. Not awaited: a cancel can stay pending. */
-function discard(response: Response): void {
-  response.body?.cancel().catch(() => {});
-}
-
-/** Lower-cased copy of `base` plus the extra headers; `authorization` is never taken from the caller. */
-function mergeHeaders(
-  base: Record<string, string>,
-  first: Record<string, string> | undefined,
-  second: Record<string, string> | undefined,
-): Record<string, string> {
-  const merged = { ...base };
-  for (const extra of [first, second]) {
-    if (extra === undefined) continue;
-    for (const name in extra) {
-      const lower = name.toLowerCase();
-      if (lower !== 'authorization') merged[lower] = extra[name] as string;
-    }
-  }
-  return merged;
 }
