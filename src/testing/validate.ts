@@ -42,7 +42,10 @@ export function dateParam(query: URLSearchParams, name: string, endOfPeriod = fa
   const time = match
     ? Date.parse(match[1] !== undefined && match[4] === undefined ? `${raw}Z` : raw)
     : Number.NaN;
-  if (Number.isNaN(time)) throw invalid(`${name} must be an ISO 8601 date`);
+  // Date.parse rolls 2024-02-30 over to March 1st: the calendar day must survive the round trip.
+  const day = raw.slice(0, 10);
+  if (Number.isNaN(time) || new Date(Date.parse(day)).toISOString().slice(0, 10) !== day)
+    throw invalid(`${name} must be an ISO 8601 date`);
   return endOfPeriod && raw.length === 10 ? time + 86_400_000 - 1 : time;
 }
 
