@@ -1,7 +1,7 @@
 /**
  * The packed tarball, installed into temporary projects, as users get it: each entry through
  * ESM `import`, CJS `require`, and the TypeScript compiler (nodenext and bundler resolution);
- * `telephony-sdk/webhooks` also without ky and zod installed.
+ * `telephony-sdk/webhooks` also without ky and zod installed; and the `telephony-sandbox` bin.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -112,5 +112,17 @@ describe('packed tarball, TypeScript', () => {
     const config = `tsconfig.${resolution}.json`;
     writeFileSync(join(project, config), consumerTsconfig(module, resolution, typeRoots));
     expect(compilerErrors(tsc, config)).toBe('');
+  });
+});
+
+describe('packed tarball, the telephony-sandbox bin', () => {
+  it('is installed as an executable that runs on its own shebang', () => {
+    // Run directly, not through `node`: a missing shebang or exec bit fails here as it would for users.
+    const help = execFileSync(join(project, 'node_modules/.bin/telephony-sandbox'), ['--help'], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(help).toContain('Usage: telephony-sandbox [--port <number>]');
   });
 });
