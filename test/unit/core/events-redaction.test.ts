@@ -136,6 +136,28 @@ describe('redaction', () => {
     expectNoSecret(inspect(error, { depth: 10, showHidden: true }));
   });
 
+  it('a client secret echoed form- or percent-encoded is redacted too', async () => {
+    const clientSecret = 'sk+CANARY/with space=&';
+    server.use(
+      http.post(`${BASE}/v2/oauth/token`, async ({ request }) => {
+        const form = await request.text();
+        return HttpResponse.json(
+          {
+            error: 'invalid_client',
+            error_description: `form ${form} / uri ${encodeURIComponent(clientSecret)}`,
+          },
+          { status: 401, headers: { 'x-echo': encodeURIComponent(clientSecret) } },
+        );
+      }),
+    );
+    const error = await rejection(testClient({ clientSecret }).request({ method: 'GET', path: '/v2/x' }));
+    expect(error.message).toContain('client_secret=[redacted]');
+    expect(error.message).toContain('/ uri [redacted]');
+    const seen = inspect(error, { depth: 10, showHidden: true });
+    for (const form of [clientSecret, encodeURIComponent(clientSecret), 'sk%2BCANARY%2Fwith+space%3D%26'])
+      expect(seen).not.toContain(form);
+  });
+
   it('no secret in any error: API errors, token failures, connection errors', async () => {
     server.use(
       http.post(`${BASE}/v2/oauth/token`, () =>
