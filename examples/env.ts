@@ -4,12 +4,13 @@ import { createSandbox } from 'telephony-sdk/testing';
 /**
  * A client from TELEPHONY_* environment variables (the sandbox CLI prints ready values). Without
  * TELEPHONY_BASE_URL the examples run against an in-process sandbox (no socket, nothing left open),
- * seeded with two incoming calls so that lists have something to show.
+ * seeded with two incoming calls so that lists have something to show. Its clock starts at the wall
+ * clock, so date ranges built from `new Date()` (stats for the last 7 days) include those calls.
  */
 export async function clientFromEnv(): Promise<TelephonyClient> {
   const env = process.env;
   if (!env.TELEPHONY_BASE_URL) {
-    const sandbox = createSandbox();
+    const sandbox = createSandbox({ clock: { start: Date.now() } });
     sandbox.answerCall(sandbox.simulateIncomingCall({ from: '+15557654321', fromName: 'Grace' }).id);
     sandbox.missCall(sandbox.simulateIncomingCall({ from: '+15559876543' }).id);
     await sandbox.idle();

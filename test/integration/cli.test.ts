@@ -1,57 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { TelephonyClient } from 'telephony-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
-
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const children: ChildProcess[] = [];
-
-afterEach(() => {
-  // A test that failed half-way must not leave its sandbox running.
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
-});
+import { describe, expect, it } from 'vitest';
+import { runScript } from './child.js';
 
 /** `telephony-sandbox <args>` from the source, as `npx telephony-sandbox` runs the built bin. */
-function cli(...args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/testing/cli.ts', ...args], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  return {
-    child,
-    exited,
-    output: () => ({ stdout, stderr }),
-    /** Resolves with stdout once it contains `marker`; rejects if the process exits first. */
-    printed: (marker: string) =>
-      new Promise<string>((resolve, reject) => {
-        const check = () => {
-          if (!stdout.includes(marker)) return;
-          child.stdout?.off('data', check);
-          resolve(stdout);
-        };
-        child.stdout?.on('data', check);
-        exited.then(([code, signal]) =>
-          reject(
-            new Error(`telephony-sandbox exited (${code ?? signal}) before printing:\n${stdout}${stderr}`),
-          ),
-        );
-        check();
-      }),
-  };
-}
+const cli = (...args: string[]) => runScript('src/testing/cli.ts', args);
 
 describe('telephony-sandbox CLI', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)(
