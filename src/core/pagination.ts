@@ -25,9 +25,8 @@ export const OffsetPaginationSchema = z.looseObject({
 });
 /**
  * v2 pagination (`GET /v2/calls/recent`), as returned inside `data`.
- * @useDeclaredType
  */
-export type OffsetPagination = z.infer<typeof OffsetPaginationSchema>;
+export interface OffsetPagination extends z.infer<typeof OffsetPaginationSchema> {}
 
 /** v1 page style, beside `data` (or inside it). */
 export const NumberedPaginationSchema = z.looseObject({
@@ -42,9 +41,8 @@ export const NumberedPaginationSchema = z.looseObject({
 });
 /**
  * v1 pagination (`GET /v1/users`), as returned beside `data`.
- * @useDeclaredType
  */
-export type NumberedPagination = z.infer<typeof NumberedPaginationSchema>;
+export interface NumberedPagination extends z.infer<typeof NumberedPaginationSchema> {}
 
 /** The wire pagination object of a page, as returned. */
 export type Pagination = OffsetPagination | NumberedPagination;

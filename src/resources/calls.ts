@@ -38,9 +38,8 @@ export const CallPartySchema = z.looseObject({
 });
 /**
  * One end of a call (`from` or `to`): a number and, when known, a name.
- * @useDeclaredType
  */
-export type CallParty = z.infer<typeof CallPartySchema>;
+export interface CallParty extends z.infer<typeof CallPartySchema> {}
 
 /** A call in list form (`GET /v2/calls/recent`). */
 export const CallSchema = z.looseObject({
@@ -67,9 +66,8 @@ export const CallSchema = z.looseObject({
 });
 /**
  * A call in list form, as `calls.listRecent` yields it. Extra fields the service adds are kept.
- * @useDeclaredType
  */
-export type Call = z.infer<typeof CallSchema>;
+export interface Call extends z.infer<typeof CallSchema> {}
 
 /** A call in detail form (`GET /v2/calls/{call_id}`). */
 export const CallDetailSchema = z.looseObject({
@@ -111,9 +109,8 @@ export const CallDetailSchema = z.looseObject({
 /**
  * A call in detail form, as `calls.get` returns it: the list fields plus contact, user, end time,
  * queue, transfer history and custom data.
- * @useDeclaredType
  */
-export type CallDetail = z.infer<typeof CallDetailSchema>;
+export interface CallDetail extends z.infer<typeof CallDetailSchema> {}
 
 /** The call as returned by `POST /v2/calls` (status `initiating`). */
 export const CreatedCallSchema = z.looseObject({
@@ -134,9 +131,8 @@ export const CreatedCallSchema = z.looseObject({
 });
 /**
  * The call `calls.create` returns, in status `initiating`.
- * @useDeclaredType
  */
-export type CreatedCall = z.infer<typeof CreatedCallSchema>;
+export interface CreatedCall extends z.infer<typeof CreatedCallSchema> {}
 
 /** Answer of `DELETE /v2/calls/{call_id}`. */
 export const EndedCallSchema = z.looseObject({
@@ -149,9 +145,8 @@ export const EndedCallSchema = z.looseObject({
 });
 /**
  * What `calls.end` returns: `{ id, status, ended_at }`.
- * @useDeclaredType
  */
-export type EndedCall = z.infer<typeof EndedCallSchema>;
+export interface EndedCall extends z.infer<typeof EndedCallSchema> {}
 
 /** Answer of `POST /v2/calls/{call_id}/transfer`. */
 export const TransferredCallSchema = z.looseObject({
@@ -166,9 +161,8 @@ export const TransferredCallSchema = z.looseObject({
 });
 /**
  * What `calls.transfer` returns: `{ id, status, transfer_to, transfer_type }`.
- * @useDeclaredType
  */
-export type TransferredCall = z.infer<typeof TransferredCallSchema>;
+export interface TransferredCall extends z.infer<typeof TransferredCallSchema> {}
 
 /** Query of `GET /v2/calls/recent`. Unknown keys are refused (a typo would silently not filter). */
 export const ListRecentCallsParamsSchema = z.strictObject({
@@ -191,9 +185,8 @@ export const ListRecentCallsParamsSchema = z.strictObject({
 });
 /**
  * Filters of `calls.listRecent`; all optional. Unknown keys reject with `ValidationError`.
- * @useDeclaredType
  */
-export type ListRecentCallsParams = z.input<typeof ListRecentCallsParamsSchema>;
+export interface ListRecentCallsParams extends z.input<typeof ListRecentCallsParamsSchema> {}
 
 /** Body of `POST /v2/calls`. */
 export const CreateCallParamsSchema = z.strictObject({
@@ -212,9 +205,8 @@ export const CreateCallParamsSchema = z.strictObject({
 });
 /**
  * What `calls.create` needs: at least `to` (E.164). Invalid values reject with `ValidationError` before any request.
- * @useDeclaredType
  */
-export type CreateCallParams = z.input<typeof CreateCallParamsSchema>;
+export interface CreateCallParams extends z.input<typeof CreateCallParamsSchema> {}
 
 /** Body of `POST /v2/calls/{call_id}/transfer`. */
 export const TransferCallParamsSchema = z.strictObject({
@@ -227,9 +219,8 @@ export const TransferCallParamsSchema = z.strictObject({
 });
 /**
  * What `calls.transfer` needs: `to` (number or user id) and optionally `type` and `callback_url`.
- * @useDeclaredType
  */
-export type TransferCallParams = z.input<typeof TransferCallParamsSchema>;
+export interface TransferCallParams extends z.input<typeof TransferCallParamsSchema> {}
 
 const OneCall = <Schema extends z.core.$ZodType>(call: Schema) => z.looseObject({ call });
 const DetailData = OneCall(CallDetailSchema);

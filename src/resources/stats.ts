@@ -19,9 +19,8 @@ export const DailyCallStatsSchema = z.looseObject({
 });
 /**
  * One day of {@link CallStats.by_day}.
- * @useDeclaredType
  */
-export type DailyCallStats = z.infer<typeof DailyCallStatsSchema>;
+export interface DailyCallStats extends z.infer<typeof DailyCallStatsSchema> {}
 
 /** `data.stats` of `GET /v2/calls/stats`. Week and month groupings (not documented) are kept as extra fields. */
 export const CallStatsSchema = z.looseObject({
@@ -46,9 +45,8 @@ export const CallStatsSchema = z.looseObject({
 });
 /**
  * What `stats.calls` returns: totals for the period, and `by_day` when grouped by day.
- * @useDeclaredType
  */
-export type CallStats = z.infer<typeof CallStatsSchema>;
+export interface CallStats extends z.infer<typeof CallStatsSchema> {}
 
 /** Query of `GET /v2/calls/stats`. */
 export const CallStatsParamsSchema = z.strictObject({
@@ -63,9 +61,8 @@ export const CallStatsParamsSchema = z.strictObject({
 });
 /**
  * What `stats.calls` needs: the period (`from`, `to`, both required) and optionally `group_by` and `user_id`.
- * @useDeclaredType
  */
-export type CallStatsParams = z.input<typeof CallStatsParamsSchema>;
+export interface CallStatsParams extends z.input<typeof CallStatsParamsSchema> {}
 
 const StatsData = z.looseObject({ stats: CallStatsSchema });
 

@@ -28,9 +28,8 @@ export const UserPreferencesSchema = z.looseObject({
 });
 /**
  * A user's preferences, returned by `users.get` (not by `users.list`).
- * @useDeclaredType
  */
-export type UserPreferences = z.infer<typeof UserPreferencesSchema>;
+export interface UserPreferences extends z.infer<typeof UserPreferencesSchema> {}
 
 /** A user (v1). The list form carries no phone, department, location or preferences. */
 export const UserSchema = z.looseObject({
@@ -62,9 +61,8 @@ export const UserSchema = z.looseObject({
 /**
  * A user (v1). `users.list` yields the list form (no phone, department, location or preferences);
  * `users.get`, `create` and `update` return the full user. Extra fields the service adds are kept.
- * @useDeclaredType
  */
-export type User = z.infer<typeof UserSchema>;
+export interface User extends z.infer<typeof UserSchema> {}
 
 /** Query of `GET /v1/users`. Unknown keys are refused. */
 export const ListUsersParamsSchema = z.strictObject({
@@ -81,9 +79,8 @@ export const ListUsersParamsSchema = z.strictObject({
 });
 /**
  * Filters and paging of `users.list`; all optional. Unknown keys reject with `ValidationError`.
- * @useDeclaredType
  */
-export type ListUsersParams = z.input<typeof ListUsersParamsSchema>;
+export interface ListUsersParams extends z.input<typeof ListUsersParamsSchema> {}
 
 const nonEmpty = () => z.string().check(z.minLength(1, { error: 'must not be empty' }));
 const editable = {
@@ -109,9 +106,8 @@ export const CreateUserParamsSchema = z.strictObject({
 });
 /**
  * What `users.create` needs: `name` and `email`; the rest optional.
- * @useDeclaredType
  */
-export type CreateUserParams = z.input<typeof CreateUserParamsSchema>;
+export interface CreateUserParams extends z.input<typeof CreateUserParamsSchema> {}
 
 /** Body of `PATCH /v1/users/{user_id}`: only the fields given change. */
 export const UpdateUserParamsSchema = z.strictObject({
@@ -127,9 +123,8 @@ export const UpdateUserParamsSchema = z.strictObject({
 });
 /**
  * What `users.update` changes: only the fields given.
- * @useDeclaredType
  */
-export type UpdateUserParams = z.input<typeof UpdateUserParamsSchema>;
+export interface UpdateUserParams extends z.input<typeof UpdateUserParamsSchema> {}
 
 /** Answer of `DELETE /v1/users/{user_id}`. */
 export const DeletedUserSchema = z.looseObject({
@@ -140,9 +135,8 @@ export const DeletedUserSchema = z.looseObject({
 });
 /**
  * What `users.delete` returns: `{ deleted, id }`.
- * @useDeclaredType
  */
-export type DeletedUser = z.infer<typeof DeletedUserSchema>;
+export interface DeletedUser extends z.infer<typeof DeletedUserSchema> {}
 
 const UserData = z.looseObject({ user: UserSchema });
 

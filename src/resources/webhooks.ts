@@ -19,12 +19,11 @@ export const CreateWebhookParamsSchema = z.strictObject({
 });
 /**
  * What `webhooks.create` needs: `url` (absolute) and `events` (at least one); `secret` and `description` optional.
- * @useDeclaredType
  */
-export type CreateWebhookParams = Omit<z.input<typeof CreateWebhookParamsSchema>, 'events'> & {
+export interface CreateWebhookParams extends Omit<z.input<typeof CreateWebhookParamsSchema>, 'events'> {
   /** Documented types autocomplete; others are accepted, since SPEC.md says the list may not be exhaustive. */
   events: (WebhookEventType | (string & {}))[];
-};
+}
 
 /** The `data` payload of `POST /v2/webhooks`, as returned: its shape is not documented, so it stays open. */
 export const CreatedWebhookSchema = z.record(z.string(), z.unknown());

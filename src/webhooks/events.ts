@@ -79,8 +79,11 @@ export type OpenWebhookEvent<Type extends OpenWebhookEventType = OpenWebhookEven
   [T in Type]: Envelope<T, Record<string, unknown>>;
 }[Type];
 
-/** Every documented event, discriminated by `type`. */
-export type KnownWebhookEvent = CallIncomingEvent | OpenWebhookEvent;
+/** A verified webhook event, discriminated by `type`: `if (event.type === 'call.incoming') event.data.call`. */
+export type WebhookEvent = CallIncomingEvent | OpenWebhookEvent;
+
+/** Every documented event, discriminated by `type`: the same union as {@link WebhookEvent}. */
+export type KnownWebhookEvent = WebhookEvent;
 
 /** Every documented event type. */
 export type WebhookEventType = KnownWebhookEvent['type'];
@@ -93,9 +96,6 @@ export type WebhookEventType = KnownWebhookEvent['type'];
  * @useDeclaredType
  */
 export type UnknownWebhookEvent = Envelope<string, Record<string, unknown>>;
-
-/** A verified webhook event, discriminated by `type`: `if (event.type === 'call.incoming') event.data.call`. */
-export type WebhookEvent = KnownWebhookEvent;
 
 /** The event for a documented type. */
 export type WebhookEventOf<Type extends WebhookEventType> = Extract<

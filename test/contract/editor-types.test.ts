@@ -1,0 +1,84 @@
+/**
+ * What an editor shows on hover. Results are named interfaces (`const call: Call`, `Page<User>`),
+ * not the twenty-line structural type a `z.infer` alias expands to. The compiler prints the types
+ * of a probe's variables exactly as a language service's quick info does.
+ */
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const probePath = `${root}test/contract/editor-probe.ts`;
+const probe = `
+import { TelephonyClient, type ListRecentCallsParams } from 'telephony-sdk';
+import { verifyWebhook } from 'telephony-sdk/webhooks';
+const client = new TelephonyClient({ accessToken: 'token' });
+export const page = await client.calls.listRecent();
+export const call = page.items[0];
+export const detail = await client.calls.get('call_1');
+export const created = await client.calls.create({ to: '+14155550123' });
+export const ended = await client.calls.end('call_1');
+export const transferred = await client.calls.transfer('call_1', { to: '+14155550199' });
+export const stats = await client.stats.calls({ from: '2026-11-01', to: '2026-11-02' });
+export const users = await client.users.list();
+export const user = await client.users.get('usr_1');
+export const deleted = await client.users.delete('usr_1');
+export const params: ListRecentCallsParams = {};
+export const event = await verifyWebhook('{}', 't=1,v1=00', 'whsec_x');
+export const incoming = event.type === 'call.incoming' ? event : null;
+`;
+
+function printedTypes(): Record<string, string> {
+  const config = ts.getParsedCommandLineOfConfigFile(
+    `${root}tsconfig.json`,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
+    },
+  );
+  if (!config) throw new Error('tsconfig.json not read');
+  const host = ts.createCompilerHost(config.options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, version, ...rest) =>
+    name === probePath ? ts.createSourceFile(name, probe, version) : getSourceFile(name, version, ...rest);
+  const program = ts.createProgram([probePath], config.options, host);
+  const source = program.getSourceFile(probePath);
+  if (!source) throw new Error('probe not compiled');
+  const errors = ts.getPreEmitDiagnostics(program, source);
+  expect(errors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
+  const checker = program.getTypeChecker();
+  const printed: Record<string, string> = {};
+  for (const statement of source.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    for (const declaration of statement.declarationList.declarations) {
+      printed[declaration.name.getText(source)] = checker.typeToString(
+        checker.getTypeAtLocation(declaration.name),
+      );
+    }
+  }
+  return printed;
+}
+
+describe('types as an editor shows them', () => {
+  it('every result and params type prints as its name', () => {
+    expect(printedTypes()).toEqual({
+      client: 'TelephonyClient',
+      page: 'Page<Call>',
+      call: 'Call | undefined',
+      detail: 'CallDetail',
+      created: 'CreatedCall',
+      ended: 'EndedCall',
+      transferred: 'TransferredCall',
+      stats: 'CallStats',
+      users: 'Page<User>',
+      user: 'User',
+      deleted: 'DeletedUser',
+      params: 'ListRecentCallsParams',
+      event: 'WebhookEvent',
+      incoming: 'CallIncomingEvent | null',
+    });
+  }, 30_000);
+});
