@@ -3,11 +3,10 @@
  * not the twenty-line structural type a `z.infer` alias expands to. The compiler prints the types
  * of a probe's variables exactly as a language service's quick info does.
  */
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { compileVirtualFiles, root } from '../helpers/compile.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const probePath = `${root}test/contract/editor-probe.ts`;
 const probe = `
 import { TelephonyClient, type ListRecentCallsParams } from 'telephony-sdk';
@@ -29,22 +28,7 @@ export const incoming = event.type === 'call.incoming' ? event : null;
 `;
 
 function printedTypes(): Record<string, string> {
-  const config = ts.getParsedCommandLineOfConfigFile(
-    `${root}tsconfig.json`,
-    {},
-    {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
-      },
-    },
-  );
-  if (!config) throw new Error('tsconfig.json not read');
-  const host = ts.createCompilerHost(config.options);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, version, ...rest) =>
-    name === probePath ? ts.createSourceFile(name, probe, version) : getSourceFile(name, version, ...rest);
-  const program = ts.createProgram([probePath], config.options, host);
+  const program = compileVirtualFiles(new Map([[probePath, probe]]));
   const source = program.getSourceFile(probePath);
   if (!source) throw new Error('probe not compiled');
   const errors = ts.getPreEmitDiagnostics(program, source);

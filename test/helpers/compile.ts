@@ -1,0 +1,33 @@
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+/** The repository's root directory, with a trailing slash. */
+export const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * One program over files that exist only in memory (absolute path → source), compiled with the
+ * repository's tsconfig.json, whose `paths` resolve 'telephony-sdk', 'telephony-sdk/webhooks' and
+ * 'telephony-sdk/testing' to src/ — so they see the public entries as a user's code does.
+ */
+export function compileVirtualFiles(files: ReadonlyMap<string, string>): ts.Program {
+  const config = ts.getParsedCommandLineOfConfigFile(
+    `${root}tsconfig.json`,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
+    },
+  );
+  if (!config) throw new Error('tsconfig.json not read');
+  const host = ts.createCompilerHost(config.options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, version, ...rest) => {
+    const text = files.get(name);
+    return text === undefined
+      ? getSourceFile(name, version, ...rest)
+      : ts.createSourceFile(name, text, version);
+  };
+  return ts.createProgram([...files.keys()], config.options, host);
+}
