@@ -22,7 +22,7 @@ import type { ClientEvents } from './events.js';
 import { mergeHeaders } from './headers.js';
 import { type ClientOptions, DEFAULTS, validateRequestOptions } from './options.js';
 import { redact } from './redact.js';
-import { decideRetry, type Outcome, parseRetryAfter, provablyNeverSent } from './retry.js';
+import { decideRetry, failureCodes, type Outcome, parseRetryAfter, provablyNeverSent } from './retry.js';
 import { abortable, followBoth, userAbort } from './signals.js';
 import type { HttpMethod, RawRequest, RequestOptions, Transport } from './transport.js';
 import { joinUrl, withQuery } from './url.js';
@@ -92,6 +92,15 @@ export class HttpTransport implements Transport {
     if (allowAbsolute && /^https?:\/\//.test(path)) {
       absolute = new URL(path);
       path = absolute.pathname;
+      // The host is checked before the path, so a foreign URL is refused for what it is.
+      const origin = absolute.origin;
+      if (
+        ![this.#baseUrl, this.#baseUrlV1].some(
+          (base) => base !== undefined && new URL(base).origin === origin,
+        )
+      ) {
+        throw refuseOrigin(origin, 'baseUrl or baseUrlV1');
+      }
     }
     const version: ApiVersion | undefined = path.startsWith('/v2/')
       ? 'v2'
@@ -111,10 +120,7 @@ export class HttpTransport implements Transport {
       ]);
     }
     if (absolute !== undefined && absolute.origin !== new URL(base).origin) {
-      throw new ValidationError(
-        `Refusing to send credentials to ${absolute.origin}: not the ${option} origin`,
-        [{ path: 'path', message: `must be on the ${option} origin` }],
-      );
+      throw refuseOrigin(absolute.origin, option);
     }
     const url = absolute !== undefined ? absolute.href : joinUrl(base, path);
     return { version, url: withQuery(url, request.query) };
@@ -206,7 +212,11 @@ export class HttpTransport implements Transport {
           failure = new APITimeoutError(`${operation} timed out after ${timeout} ms`);
           outcome = { kind: 'timeout' };
         } else {
-          failure = new APIConnectionError(`${operation} failed: no HTTP answer`, { cause: error });
+          const codes = failureCodes(error);
+          failure = new APIConnectionError(
+            `${operation} failed: no HTTP answer from ${new URL(url).origin}${codes.length > 0 ? ` (${codes.join(', ')})` : ''}`,
+            { cause: error },
+          );
           outcome = { kind: 'connection', neverSent: provablyNeverSent(error) };
         }
       } finally {
@@ -262,7 +272,7 @@ export class HttpTransport implements Transport {
     sent: readonly string[],
     tokenRequest = false,
   ): Promise<APIError> {
-    const secrets = [...sent, this.#clientSecret].filter((s): s is string => s !== undefined && s !== '');
+    const secrets = [...sent, this.#clientSecret].filter((s): s is string => s !== undefined);
     const body = await readErrorBody(response);
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
     return errorFromResponse(
@@ -303,4 +313,10 @@ export class HttpTransport implements Transport {
     this.#events.emit('token', { expires_in: issued.expires_in, scope: issued.scope });
     return issued;
   }
+}
+
+function refuseOrigin(origin: string, option: string): ValidationError {
+  return new ValidationError(`Refusing to send credentials to ${origin}: not the ${option} origin`, [
+    { path: 'path', message: `must be on the ${option} origin` },
+  ]);
 }

@@ -54,9 +54,49 @@ function fail(option: string, message: string): never {
   throw new ValidationError(`Invalid option ${option}: ${message}`, [{ path: option, message }]);
 }
 
-function checkUrl(option: string, value: unknown): void {
+function checkUrl(option: string, value: unknown, version: string): void {
   if (value === undefined) return;
   if (typeof value !== 'string' || !/^https?:\/\/[^/]/.test(value)) fail(option, 'must be an http(s) URL');
+  // The SDK appends /v2/… (or /v1/…) itself: a base ending in a version would ask for /v2/v2/….
+  if (/\/v[12]\/?$/.test(value))
+    fail(option, `must not end in /v1 or /v2: the SDK appends ${version} itself`);
+}
+
+// Every key of each options type, checked exhaustive by the compiler: an unknown key (a typo such as
+// `retries` or `baseURL`, from JavaScript or a spread object) is refused instead of silently ignored.
+const CLIENT_OPTIONS: Record<keyof ClientOptions, true> = {
+  baseUrl: true,
+  baseUrlV1: true,
+  clientId: true,
+  clientSecret: true,
+  scope: true,
+  accessToken: true,
+  apiKey: true,
+  maxRetries: true,
+  timeout: true,
+  maxRetryAfter: true,
+  fetch: true,
+  defaultHeaders: true,
+  dangerouslyAllowBrowser: true,
+  clock: true,
+};
+const REQUEST_OPTIONS: Record<keyof RequestOptions, true> = {
+  signal: true,
+  timeout: true,
+  maxRetries: true,
+  maxRetryAfter: true,
+  headers: true,
+};
+
+function checkKeys(options: object, known: Record<string, true>): void {
+  for (const key of Object.keys(options)) {
+    if (Object.hasOwn(known, key)) continue;
+    const near = Object.keys(known).find((name) => name.toLowerCase() === key.toLowerCase());
+    fail(
+      key,
+      `unknown option${near === undefined ? '' : ` (did you mean ${near}?)`}; known: ${Object.keys(known).join(', ')}`,
+    );
+  }
 }
 
 function checkString(option: string, value: unknown): void {
@@ -66,7 +106,7 @@ function checkString(option: string, value: unknown): void {
 }
 
 /** Checks a non-negative number option; `integer` for counts. */
-export function checkNumber(option: string, value: unknown, integer: boolean): void {
+function checkNumber(option: string, value: unknown, integer: boolean): void {
   if (value === undefined) return;
   if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value)) {
     fail(option, 'must be a finite number ≥ 0');
@@ -74,12 +114,19 @@ export function checkNumber(option: string, value: unknown, integer: boolean): v
   if (integer && !Number.isInteger(value)) fail(option, 'must be an integer');
 }
 
+/** A timeout of 0 would fail every request at once. */
+function checkTimeout(value: unknown): void {
+  checkNumber('timeout', value, false);
+  if (value === 0) fail('timeout', 'must be more than 0 ms');
+}
+
 /** Validates the per-call options before anything is sent; the message names the option. */
 export function validateRequestOptions(options: RequestOptions | undefined): void {
   if (options === undefined) return;
   if (typeof options !== 'object' || options === null) fail('options', 'must be an object');
+  checkKeys(options, REQUEST_OPTIONS);
   checkNumber('maxRetries', options.maxRetries, true);
-  checkNumber('timeout', options.timeout, false);
+  checkTimeout(options.timeout);
   checkNumber('maxRetryAfter', options.maxRetryAfter, false);
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
     fail('signal', 'must be an AbortSignal');
@@ -89,8 +136,9 @@ export function validateRequestOptions(options: RequestOptions | undefined): voi
 /** Validates the client options once, at construction; the message names the option (never its value). */
 export function validateOptions(options: ClientOptions): void {
   if (typeof options !== 'object' || options === null) fail('options', 'must be an object');
-  checkUrl('baseUrl', options.baseUrl);
-  checkUrl('baseUrlV1', options.baseUrlV1);
+  checkKeys(options, CLIENT_OPTIONS);
+  checkUrl('baseUrl', options.baseUrl, '/v2');
+  checkUrl('baseUrlV1', options.baseUrlV1, '/v1');
   checkString('clientId', options.clientId);
   checkString('clientSecret', options.clientSecret);
   checkString('apiKey', options.apiKey);
@@ -110,7 +158,7 @@ export function validateOptions(options: ClientOptions): void {
   }
   if (accessToken !== undefined && typeof accessToken !== 'function') checkString('accessToken', accessToken);
   checkNumber('maxRetries', options.maxRetries, true);
-  checkNumber('timeout', options.timeout, false);
+  checkTimeout(options.timeout);
   checkNumber('maxRetryAfter', options.maxRetryAfter, false);
   if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch', 'must be a function');
 }

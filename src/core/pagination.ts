@@ -48,12 +48,12 @@ export interface NumberedPagination extends z.infer<typeof NumberedPaginationSch
 export type Pagination = OffsetPagination | NumberedPagination;
 
 /** Reads a page's pagination and says which query asks for the next page (`undefined`: last page). */
-export type PaginationStrategy = (
+export type PaginationStrategy<P extends Pagination> = (
   envelope: { data: Record<string, unknown>; body: Record<string, unknown> },
   query: Query,
   received: number,
   operation: string,
-) => { pagination: Pagination; next: Query | undefined };
+) => { pagination: P; next: Query | undefined };
 
 function readNumbered(
   source: Record<string, unknown>,
@@ -65,14 +65,17 @@ function readNumbered(
 
 /**
  * v2: `data.pagination` with `has_more`; next offset = offset + items received. A page-style object
- * in its place is tolerated: its `page < pages` decides, and the offset still advances by the items received.
+ * in its place (SPEC.md's short calls example) is tolerated: its `page < pages` decides, the offset
+ * still advances by the items received, and the page gets the offset-style fields too, so
+ * `page.pagination.has_more` holds for every v2 page.
  */
-export const offsetPages: PaginationStrategy = ({ data }, query, received, operation) => {
+export const offsetPages: PaginationStrategy<OffsetPagination> = ({ data }, query, received, operation) => {
   const raw = data.pagination as Record<string, unknown> | undefined;
   if (raw !== null && typeof raw === 'object' && !('has_more' in raw) && 'pages' in raw) {
-    const pagination = readNumbered(data, 'data.', operation);
+    const numbered = readNumbered(data, 'data.', operation);
     const offset = typeof query.offset === 'number' ? query.offset : 0;
-    const more = pagination.page < pagination.pages;
+    const more = numbered.page < numbered.pages;
+    const pagination = { ...numbered, limit: numbered.per_page, offset, has_more: more };
     return { pagination, next: more ? { ...query, offset: offset + received } : undefined };
   }
   const pagination = parseResponse(OffsetPaginationSchema, raw, operation, 'data.pagination');
@@ -83,7 +86,12 @@ export const offsetPages: PaginationStrategy = ({ data }, query, received, opera
 };
 
 /** v1: `pagination` beside `data` (inside `data` tolerated); next while `page < pages`. */
-export const numberedPages: PaginationStrategy = ({ data, body }, query, _received, operation) => {
+export const numberedPages: PaginationStrategy<NumberedPagination> = (
+  { data, body },
+  query,
+  _received,
+  operation,
+) => {
   const inside = body.pagination === undefined && data.pagination !== undefined;
   const pagination = inside ? readNumbered(data, 'data.', operation) : readNumbered(body, '', operation);
   return {
@@ -93,25 +101,28 @@ export const numberedPages: PaginationStrategy = ({ data, body }, query, _receiv
 };
 
 /** A list endpoint, as a resource describes it. */
-export interface ListSpec<Item extends z.core.$ZodType> {
+export interface ListSpec<Item extends z.core.$ZodType, P extends Pagination> {
   method: HttpMethod;
   path: string;
   query: { schema: z.core.$ZodType; value: unknown };
   /** Key of the item array in `data` (`calls`, `users`). */
   items: string;
   itemSchema: Item;
-  pagination: PaginationStrategy;
+  pagination: PaginationStrategy<P>;
 }
 
-/** One page of a list, and the way to the next one. */
-export class Page<T> {
+/**
+ * One page of a list, and the way to the next one. `P` is the list's pagination object:
+ * {@link OffsetPagination} for `calls.listRecent`, {@link NumberedPagination} for `users.list`.
+ */
+export class Page<T, P extends Pagination = Pagination> {
   /** The items of this page. */
   readonly items: T[];
   /** The wire pagination object, as returned. */
-  readonly pagination: Pagination;
-  readonly #fetchNext: (() => PagePromise<T>) | undefined;
+  readonly pagination: P;
+  readonly #fetchNext: (() => PagePromise<T, P>) | undefined;
 
-  constructor(items: T[], pagination: Pagination, fetchNext: (() => PagePromise<T>) | undefined) {
+  constructor(items: T[], pagination: P, fetchNext: (() => PagePromise<T, P>) | undefined) {
     this.items = items;
     this.pagination = pagination;
     this.#fetchNext = fetchNext;
@@ -123,7 +134,7 @@ export class Page<T> {
   }
 
   /** Fetches the next page with the same filters and request options; rejects on the last page. */
-  getNextPage(): PagePromise<T> {
+  getNextPage(): PagePromise<T, P> {
     if (this.#fetchNext === undefined) {
       return new PagePromise(
         Promise.reject(new TelephonyError('No next page: this is the last page (check hasNextPage() first)')),
@@ -149,11 +160,14 @@ export class Page<T> {
  * }
  * ```
  */
-export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T> {
-  readonly #page: Promise<Page<T>>;
+export class PagePromise<T, P extends Pagination = Pagination>
+  extends Promise<Page<T, P>>
+  implements AsyncIterable<T>
+{
+  readonly #page: Promise<Page<T, P>>;
 
-  constructor(page: Promise<Page<T>>) {
-    super((resolve) => resolve(undefined as unknown as Page<T>));
+  constructor(page: Promise<Page<T, P>>) {
+    super((resolve) => resolve(undefined as unknown as Page<T, P>));
     this.#page = page;
   }
 
@@ -163,8 +177,8 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
   }
 
   // biome-ignore lint/suspicious/noThenProperty: a PagePromise is a promise by design (API.md).
-  override then<A = Page<T>, B = never>(
-    onFulfilled?: ((page: Page<T>) => A | PromiseLike<A>) | null,
+  override then<A = Page<T, P>, B = never>(
+    onFulfilled?: ((page: Page<T, P>) => A | PromiseLike<A>) | null,
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
     return this.#page.then(onFulfilled, onRejected);
@@ -172,11 +186,11 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
 
   override catch<B = never>(
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
-  ): Promise<Page<T> | B> {
+  ): Promise<Page<T, P> | B> {
     return this.#page.catch(onRejected);
   }
 
-  override finally(onFinally?: (() => void) | null): Promise<Page<T>> {
+  override finally(onFinally?: (() => void) | null): Promise<Page<T, P>> {
     return this.#page.finally(onFinally);
   }
 
@@ -190,8 +204,8 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
 // pages. The first page comes in an array that is emptied: a generator keeps its parameters for
 // its whole life, so a plain parameter would hold the first page until the last (+0.2 MB measured
 // for 100-call pages).
-async function* iterate<T>(first: Array<Promise<Page<T>>>): AsyncGenerator<T> {
-  let page: Page<T> | undefined = await first.pop();
+async function* iterate<T>(first: Array<Promise<Page<T, Pagination>>>): AsyncGenerator<T> {
+  let page: Page<T, Pagination> | undefined = await first.pop();
   while (page !== undefined) {
     yield* page.items;
     page = page.hasNextPage() ? await page.getNextPage() : undefined;
@@ -212,14 +226,14 @@ function arrayOf(item: z.core.$ZodType): z.core.$ZodType {
 }
 
 /** Starts the first request of a list now and returns its `PagePromise`. */
-export function listPages<Item extends z.core.$ZodType>(
+export function listPages<Item extends z.core.$ZodType, P extends Pagination>(
   transport: Transport,
-  spec: ListSpec<Item>,
+  spec: ListSpec<Item, P>,
   options?: RequestOptions,
-): PagePromise<z.output<Item>> {
+): PagePromise<z.output<Item>, P> {
   const operation = operationName(spec);
   const itemsSchema = arrayOf(spec.itemSchema) as z.ZodMiniArray<Item>;
-  const fetchPage = async (query: Query): Promise<Page<z.output<Item>>> => {
+  const fetchPage = async (query: Query): Promise<Page<z.output<Item>, P>> => {
     const answer = await transport.send({ method: spec.method, path: spec.path, query }, options);
     const envelope = unwrapSuccess(answer, operation);
     const items = parseResponse(itemsSchema, envelope.data[spec.items], operation, `data.${spec.items}`);

@@ -2,14 +2,21 @@ import { ValidationError } from './errors.js';
 
 /**
  * Tag for request paths: every interpolated id is percent-encoded, so `'a/b'` or `'?x'` cannot add a
- * segment or a query; an empty id, `'.'` or `'..'` is refused before anything is sent.
+ * segment or a query; an empty id, `'.'`, `'..'` or a non-string (from JavaScript) is refused before anything is sent.
  *
  * @example path`/v2/calls/${callId}/transfer`
  */
 export function path(strings: TemplateStringsArray, ...ids: Array<string | number>): string {
   let out = strings[0] ?? '';
   for (let i = 0; i < ids.length; i++) {
-    const id = String(ids[i]);
+    const raw: unknown = ids[i];
+    // From JavaScript an object or `undefined` would otherwise become "[object Object]" or "undefined".
+    if (typeof raw !== 'string' && typeof raw !== 'number') {
+      throw new ValidationError(`Invalid path parameter: expected an id string, got ${describe(raw)}`, [
+        { path: '', message: 'an id must be a string' },
+      ]);
+    }
+    const id = String(raw);
     if (id === '' || id === '.' || id === '..') {
       throw new ValidationError(`Invalid path parameter ${JSON.stringify(id)}`, [
         { path: '', message: 'an id must not be empty, "." or ".."' },
@@ -18,4 +25,10 @@ export function path(strings: TemplateStringsArray, ...ids: Array<string | numbe
     out += encodeURIComponent(id) + (strings[i + 1] ?? '');
   }
   return out;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object (pass its id)' : typeof value;
 }

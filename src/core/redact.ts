@@ -8,8 +8,8 @@ const REDACTED = '[redacted]';
  * as sent nor percent- or form-encoded (the client secret travels in a form body).
  */
 export function redact<T>(value: T, secrets: readonly string[]): T {
-  if (secrets.length === 0) return value;
-  return scrub(value, [...new Set(secrets.flatMap(encodings))]) as T;
+  const forms = [...new Set(secrets.filter((secret) => secret !== '').flatMap(encodings))];
+  return forms.length === 0 ? value : (scrub(value, forms) as T);
 }
 
 function encodings(secret: string): string[] {
@@ -17,11 +17,7 @@ function encodings(secret: string): string[] {
 }
 
 function scrub(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === 'string') {
-    let text = value;
-    for (const secret of secrets) if (text.includes(secret)) text = text.split(secret).join(REDACTED);
-    return text;
-  }
+  if (typeof value === 'string') return secrets.reduce(replaceWhole, value);
   if (Array.isArray(value)) return value.map((item) => scrub(item, secrets));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
@@ -30,4 +26,29 @@ function scrub(value: unknown, secrets: readonly string[]): unknown {
     return out;
   }
   return value;
+}
+
+const WORD = /[A-Za-z0-9_]/;
+
+/**
+ * `text` with each whole occurrence of `secret` replaced: one glued to a letter, digit or `_` is part
+ * of another word, so a placeholder secret such as `parameter` or `b` leaves `invalid_parameter`
+ * and `forbidden` alone (error codes stay matchable). Scanned by hand rather than with a lookbehind
+ * RegExp, which older Safari cannot parse.
+ */
+function replaceWhole(text: string, secret: string): string {
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
+    const end = at + secret.length;
+    if (at < from || glued(text[at - 1], secret[0]) || glued(text[end], secret[secret.length - 1])) continue;
+    out += text.slice(from, at) + REDACTED;
+    from = end;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/** Whether `neighbour` continues the word that the secret's `edge` character starts or ends. */
+function glued(neighbour: string | undefined, edge: string | undefined): boolean {
+  return neighbour !== undefined && edge !== undefined && WORD.test(neighbour) && WORD.test(edge);
 }

@@ -73,17 +73,23 @@ export function parseRetryAfter(header: string | null, now: number): number | un
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** True when a fetch failure's cause shows the connection was never made, so nothing reached the service. */
-export function provablyNeverSent(error: unknown): boolean {
+/**
+ * The system error codes behind a fetch failure (`ECONNREFUSED`, `ENOTFOUND` …), from its `cause`,
+ * or from each error of an `AggregateError` cause (one per address tried).
+ */
+export function failureCodes(error: unknown): string[] {
   const cause = (error as { cause?: unknown } | null)?.cause as
     | { code?: unknown; errors?: unknown }
-    | undefined;
-  if (cause === undefined || cause === null) return false;
-  if (typeof cause.code === 'string' && NEVER_SENT_CODES.has(cause.code)) return true;
-  if (Array.isArray(cause.errors) && cause.errors.length > 0) {
-    return cause.errors.every(
-      (e: { code?: unknown }) => typeof e?.code === 'string' && NEVER_SENT_CODES.has(e.code),
-    );
-  }
-  return false;
+    | undefined
+    | null;
+  if (cause === undefined || cause === null) return [];
+  const errors: Array<{ code?: unknown } | null> = Array.isArray(cause.errors) ? cause.errors : [];
+  const codes = errors.length > 0 ? errors.map((e) => e?.code) : [cause.code];
+  return codes.every((code) => typeof code === 'string') ? [...new Set(codes as string[])] : [];
+}
+
+/** True when a fetch failure's cause shows the connection was never made, so nothing reached the service. */
+export function provablyNeverSent(error: unknown): boolean {
+  const codes = failureCodes(error);
+  return codes.length > 0 && codes.every((code) => NEVER_SENT_CODES.has(code));
 }

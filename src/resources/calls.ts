@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ValidationError } from '../core/errors.js';
 import { runOperation } from '../core/operation.js';
-import { listPages, offsetPages, type PagePromise } from '../core/pagination.js';
+import { listPages, type OffsetPagination, offsetPages, type PagePromise } from '../core/pagination.js';
 import { path } from '../core/path.js';
 import { e164, intBetween, isoDate, openEnum } from '../core/schema.js';
 import type { RequestOptions } from '../core/transport.js';
@@ -247,7 +247,10 @@ export class Calls extends APIResource {
    * console.log(page.items.length, page.pagination, page.hasNextPage());
    * ```
    */
-  listRecent(params: ListRecentCallsParams = {}, options?: RequestOptions): PagePromise<Call> {
+  listRecent(
+    params: ListRecentCallsParams = {},
+    options?: RequestOptions,
+  ): PagePromise<Call, OffsetPagination> {
     return listPages(
       this.transport,
       {

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { runOperation } from '../core/operation.js';
-import { listPages, numberedPages, type PagePromise } from '../core/pagination.js';
+import { listPages, type NumberedPagination, numberedPages, type PagePromise } from '../core/pagination.js';
 import { path } from '../core/path.js';
 import { intBetween, openEnum } from '../core/schema.js';
 import type { RequestOptions } from '../core/transport.js';
@@ -156,7 +156,7 @@ export class Users extends APIResource {
    * }
    * ```
    */
-  list(params: ListUsersParams = {}, options?: RequestOptions): PagePromise<User> {
+  list(params: ListUsersParams = {}, options?: RequestOptions): PagePromise<User, NumberedPagination> {
     return listPages(
       this.transport,
       {

@@ -16,6 +16,8 @@ import {
   type CallStats,
   InternalServerError,
   NotFoundError,
+  type NumberedPagination,
+  type OffsetPagination,
   type Page,
   type PagePromise,
   PermissionDeniedError,
@@ -80,7 +82,9 @@ describe('API.md: Client', () => {
 
   it('returns the unwrapped payloads of the resources table', () => {
     const client = new TelephonyClient({ baseUrl: 'http://127.0.0.1:9', accessToken: 'contract' });
-    expectTypeOf(client.calls.listRecent).returns.toEqualTypeOf<PagePromise<Call>>();
+    // API.md's PagePromise<Call>, with the list's own pagination object typed.
+    expectTypeOf(client.calls.listRecent).returns.toEqualTypeOf<PagePromise<Call, OffsetPagination>>();
+    expectTypeOf(client.calls.listRecent).returns.toExtend<PagePromise<Call>>();
     expectTypeOf(client.calls.get).returns.toEqualTypeOf<Promise<CallDetail>>();
     expectTypeOf(client.calls.create).returns.resolves.toHaveProperty('id');
     expectTypeOf(client.calls.end).returns.resolves.toExtend<{
@@ -96,7 +100,10 @@ describe('API.md: Client', () => {
     }>();
     expectTypeOf(client.stats.calls).returns.toEqualTypeOf<Promise<CallStats>>();
     expectTypeOf(client.webhooks.create).returns.resolves.toBeObject();
-    expectTypeOf(client.users.list).returns.toEqualTypeOf<PagePromise<User>>();
+    expectTypeOf(client.users.list).returns.toEqualTypeOf<PagePromise<User, NumberedPagination>>();
+    expectTypeOf(client.users.list).returns.toExtend<PagePromise<User>>();
+    expectTypeOf<Page<Call, OffsetPagination>['pagination']['has_more']>().toEqualTypeOf<boolean>();
+    expectTypeOf<Page<User, NumberedPagination>['pagination']['pages']>().toEqualTypeOf<number>();
     expectTypeOf(client.users.get).returns.toEqualTypeOf<Promise<User>>();
     expectTypeOf(client.users.create).returns.toEqualTypeOf<Promise<User>>();
     expectTypeOf(client.users.update).returns.toEqualTypeOf<Promise<User>>();

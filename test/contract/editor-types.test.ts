@@ -50,14 +50,14 @@ describe('types as an editor shows them', () => {
   it('every result and params type prints as its name', () => {
     expect(printedTypes()).toEqual({
       client: 'TelephonyClient',
-      page: 'Page<Call>',
+      page: 'Page<Call, OffsetPagination>',
       call: 'Call | undefined',
       detail: 'CallDetail',
       created: 'CreatedCall',
       ended: 'EndedCall',
       transferred: 'TransferredCall',
       stats: 'CallStats',
-      users: 'Page<User>',
+      users: 'Page<User, NumberedPagination>',
       user: 'User',
       deleted: 'DeletedUser',
       params: 'ListRecentCallsParams',

@@ -16,6 +16,11 @@ describe('options', () => {
     [{ timeout: Number.NaN }, 'timeout'],
     [{ clientSecret: undefined }, 'clientSecret'],
     [{ scope: 3 as unknown as string }, 'scope'],
+    [{ timeout: 0 }, 'timeout'],
+    [{ baseUrl: 'https://api.example.com/v2' }, 'baseUrl'],
+    [{ baseUrl: 'https://api.example.com/v2/' }, 'baseUrl'],
+    [{ baseUrlV1: 'https://legacy.example.com/v1' }, 'baseUrlV1'],
+    [{ retries: 0 } as object, 'retries'],
   ])('rejects %o naming %s', (overrides, option) => {
     const error = (() => {
       try {
@@ -34,6 +39,8 @@ describe('options', () => {
     [{ timeout: -1 }, 'timeout'],
     [{ maxRetryAfter: Number.POSITIVE_INFINITY }, 'maxRetryAfter'],
     [{ signal: 'stop' as unknown as AbortSignal }, 'signal'],
+    [{ timeout: 0 }, 'timeout'],
+    [{ retries: 0 } as object, 'retries'],
   ])('rejects per-call %o naming %s, before any request is sent', async (options, option) => {
     let sent = 0;
     server.use(
@@ -49,6 +56,17 @@ describe('options', () => {
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues[0]?.path).toBe(option);
     expect(sent).toBe(0);
+  });
+
+  it('says why: a versioned base URL, and the near miss of an unknown option', () => {
+    expect(() => testClient({ baseUrl: 'https://api.example.com/v2' })).toThrow(
+      'Invalid option baseUrl: must not end in /v1 or /v2: the SDK appends /v2 itself',
+    );
+    expect(() => testClient({ baseURL: 'https://api.example.com' } as object)).toThrow(
+      /^Invalid option baseURL: unknown option \(did you mean baseUrl\?\); known: baseUrl, baseUrlV1, /,
+    );
+    // A path prefix that is not a version is kept (a gateway mounting the service under /telephony).
+    expect(() => testClient({ baseUrl: 'https://gw.example.com/telephony' })).not.toThrow();
   });
 
   it('per-call headers are sent over the client defaults, and cannot replace Authorization', async () => {
@@ -139,5 +157,13 @@ describe('request() escape hatch', () => {
     await expect(
       client.transport.download({ method: 'GET', path: 'https://cdn.evil.test/v2/recordings/r1.mp3' }),
     ).rejects.toBeInstanceOf(ValidationError);
+    // A foreign host is refused as such, whatever its path looks like.
+    await expect(client.calls.downloadRecording('https://cdn.evil.test/rec.mp3')).rejects.toThrow(
+      'Refusing to send credentials to https://cdn.evil.test: not the baseUrl or baseUrlV1 origin',
+    );
+    // The v1 origin does not take a v2 recording's credential.
+    await expect(client.calls.downloadRecording(`${BASE_V1}/v2/recordings/r1.mp3`)).rejects.toThrow(
+      `Refusing to send credentials to ${new URL(BASE_V1).origin}: not the baseUrl origin`,
+    );
   });
 });

@@ -158,6 +158,23 @@ describe('redaction', () => {
       expect(seen).not.toContain(form);
   });
 
+  it('a placeholder secret that is also a word inside the code leaves code and message intact', async () => {
+    server.use(
+      tokenHandler(),
+      http.get(`${BASE}/v2/calls/c1`, () =>
+        HttpResponse.json(
+          { status: 'error', code: 'invalid_parameter', message: 'Bad value; see the parameter list' },
+          { status: 400 },
+        ),
+      ),
+    );
+    const error = await rejection(testClient({ clientSecret: 'parameter' }).calls.get('c1'));
+    expect(error).toMatchObject({ status: 400, code: 'invalid_parameter' });
+    expect(error.message).toBe(
+      'GET /v2/calls/c1 → 400 invalid_parameter: Bad value; see the [redacted] list',
+    );
+  });
+
   it('no secret in any error: API errors, token failures, connection errors', async () => {
     server.use(
       http.post(`${BASE}/v2/oauth/token`, () =>

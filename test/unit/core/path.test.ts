@@ -12,4 +12,15 @@ describe('path``', () => {
   it.each(['', '.', '..'])('rejects %j with a ValidationError', (id) => {
     expect(() => path`/v2/calls/${id}`).toThrow(ValidationError);
   });
+
+  it.each([
+    [{ id: 'call_1' }, 'an object (pass its id)'],
+    [undefined, 'undefined'],
+    [null, 'null'],
+    [['a'], 'an array'],
+  ])('rejects the non-string id %o from JavaScript, naming what it got', (id, got) => {
+    expect(() => path`/v2/calls/${id as unknown as string}`).toThrow(
+      `Invalid path parameter: expected an id string, got ${got}`,
+    );
+  });
 });

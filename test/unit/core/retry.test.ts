@@ -2,7 +2,7 @@ import { HttpResponse, http } from 'msw';
 import { APIConnectionError, type HttpMethod, InternalServerError, RateLimitError } from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
 import { decideRetry, provablyNeverSent } from '../../../src/core/retry.js';
-import { BASE, CANARY, testClient, tokenHandler } from '../../helpers/client.js';
+import { BASE, CANARY, rejection, testClient, tokenHandler } from '../../helpers/client.js';
 import { fakeClock } from '../../helpers/clock.js';
 import { server } from '../../helpers/server.js';
 
@@ -300,5 +300,24 @@ describe('policy', () => {
     expect(provablyNeverSent(err({ errors: [{ code: 'ECONNREFUSED' }, { code: 'EAI_AGAIN' }] }))).toBe(true);
     expect(provablyNeverSent(err({ errors: [{ code: 'ECONNREFUSED' }, { code: 'ETIMEDOUT' }] }))).toBe(false);
     expect(provablyNeverSent(new TypeError('Failed to fetch'))).toBe(false);
+    // The aggregate's own code does not vouch for attempts that failed otherwise.
+    expect(
+      provablyNeverSent(
+        err({ code: 'ECONNREFUSED', errors: [{ code: 'ECONNREFUSED' }, { code: 'ETIMEDOUT' }] }),
+      ),
+    ).toBe(false);
+  });
+
+  it('a connection error names the origin it tried and the system codes behind the failure', async () => {
+    const failing = (cause?: unknown) => () => Promise.reject(new TypeError('fetch failed', { cause }));
+    const message = async (fetch: typeof globalThis.fetch) =>
+      (await rejection(testClient({ fetch, accessToken: 'tok', maxRetries: 0 }).calls.get('c1'))).message;
+    expect(await message(failing({ code: 'ECONNREFUSED' }))).toBe(
+      `GET /v2/calls/c1 failed: no HTTP answer from ${new URL(BASE).origin} (ECONNREFUSED)`,
+    );
+    expect(await message(failing({ errors: [{ code: 'ECONNREFUSED' }, { code: 'ETIMEDOUT' }] }))).toMatch(
+      /no HTTP answer from https?:\/\/[^ ]+ \(ECONNREFUSED, ETIMEDOUT\)$/,
+    );
+    expect(await message(failing(new Error('bad port')))).toMatch(/no HTTP answer from https?:\/\/[^ ]+$/);
   });
 });

@@ -91,6 +91,27 @@ describe('v2 offset pagination', () => {
     expect(requests.map((request) => request.query?.offset)).toEqual([undefined, 2, 4]);
   });
 
+  it('a page-style v2 page also carries offset-style fields, so pagination.has_more always holds', async () => {
+    const { transport } = fakeTransport((request) => {
+      const offset = Number(request.query?.offset ?? 0);
+      const page = offset / 2 + 1;
+      return recentCallsPagedBody(ids('call_', offset, 2), { total: 4, page, per_page: 2, pages: 2 });
+    });
+    const first = await new Calls(transport).listRecent({ limit: 2 });
+    expect(first.pagination).toEqual({
+      total: 4,
+      page: 1,
+      per_page: 2,
+      pages: 2,
+      limit: 2,
+      offset: 0,
+      has_more: true,
+    });
+    const last = await first.getNextPage();
+    expect(last.pagination).toMatchObject({ page: 2, offset: 2, has_more: false });
+    expect(last.hasNextPage()).toBe(false);
+  });
+
   it('the first request starts at once, before any await', () => {
     const { transport, requests } = offsetServer();
     const pages = new Calls(transport).listRecent();

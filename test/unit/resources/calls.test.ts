@@ -119,6 +119,9 @@ describe('calls.get / create / end / transfer', () => {
     await testClient().calls.get('a/b');
     expect(seen[0]?.path).toBe('/v2/calls/a%2Fb');
     await expect(testClient().calls.end('..')).rejects.toBeInstanceOf(ValidationError);
+    // From JavaScript: the call object instead of its id rejects (no throw) and sends nothing.
+    const wrong = testClient().calls.end({ id: 'call_1' } as unknown as string);
+    await expect(wrong).rejects.toThrow('expected an id string, got an object (pass its id)');
     expect(seen).toHaveLength(1);
   });
 
