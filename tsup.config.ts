@@ -30,6 +30,10 @@ export default defineConfig([
     // Without splitting, each CJS entry gets its own copy of TelephonyError and
     // `instanceof` breaks across entries.
     splitting: true,
+    // Splitting makes tsup turn esbuild's ESM into CJS with sucrase, which rewrites classes with
+    // fields into anonymous class expressions (`NotFoundError.name === '_class5'`): esbuild's
+    // keepNames pins each class's name. The ESM build keeps its names without it.
+    keepNames: true,
     sourcemap: true,
     target: 'es2022',
     platform: 'neutral',

@@ -5,4 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 npx --no-install publint --strict
-npx --no-install attw --pack . --profile node16
+# CI built dist/ before this step: attw's `npm pack` skips the prepack script rather than build again.
+npm_config_ignore_scripts=true npx --no-install attw --pack . --profile node16

@@ -15,11 +15,15 @@ export function ensureBuilt(): void {
   execFileSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: 'ignore', env: npmEnv });
 }
 
-/** `npm pack` of the repository into a fresh temp dir; returns the tarball's path. */
-export function packTarball(): string {
+/**
+ * `npm pack` of the repository (or of `packageDir`), dist/ as it is, into a fresh temp dir; returns
+ * the tarball's path. Build first ({@link ensureBuilt}): `--ignore-scripts` skips the `prepack`
+ * build, which would rebuild dist/ on every run.
+ */
+export function packTarball(packageDir = repoRoot): string {
   const dir = mkdtempSync(join(tmpdir(), 'telephony-sdk-pack-'));
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
-    cwd: repoRoot,
+  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
+    cwd: packageDir,
     encoding: 'utf8',
     env: npmEnv,
   });

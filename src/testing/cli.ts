@@ -40,7 +40,8 @@ async function main(): Promise<void> {
   new TelephonyClient({ baseUrl: '${server.url}', baseUrlV1: '${server.url}',
     clientId: '${clientId}', clientSecret: '${clientSecret}', apiKey: '${apiKey}' })
 
-  To run the examples against it (npx tsx examples/calls-list.ts):
+  In a clone of the SDK's repository (examples/ is not in the npm package), this points
+  its examples at the sandbox; then run one, e.g. npx tsx examples/calls-list.ts:
   export TELEPHONY_BASE_URL=${server.url} TELEPHONY_CLIENT_ID=${clientId} TELEPHONY_CLIENT_SECRET=${clientSecret} TELEPHONY_API_KEY=${apiKey}
 
 Ctrl+C to stop.`);

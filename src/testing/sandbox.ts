@@ -56,7 +56,8 @@ type CallDetail = ReturnType<typeof detailForm>;
 /** A stateful, in-memory telephony service. */
 export interface Sandbox {
   /** fetch-compatible: pass it as the client's `fetch`; the URL's host is ignored. */
-  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  // `string | URL | Request`, not the DOM-only `RequestInfo`: the declarations compile without lib DOM.
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
   /**
    * Serves the sandbox over HTTP on 127.0.0.1 (port 0: any free port). `cors: true` answers
    * preflights and lets pages of any origin call it (a string: that origin only), for browser

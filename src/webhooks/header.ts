@@ -7,18 +7,23 @@ export interface SignatureHeader {
   signatures: string[];
 }
 
-const malformed = (): never => {
+// A declaration, not an arrow: a call to it then narrows like a throw.
+function malformed(): never {
   throw new WebhookVerificationError('malformed_header');
-};
+}
 
 // The form the service sends, matched in one pass; anything else (spaces, upper-case hex, several
 // v1, other keys) takes the general parser below, with the same result.
 const COMMON_FORM = /^t=(\d{1,12}),v1=([\da-f]{64})$/;
 
-/** Parses `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`; unknown keys are ignored for future schemes. */
-export function parseSignatureHeader(header: string | null | undefined): SignatureHeader {
+/**
+ * Parses `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`; unknown keys are ignored for future schemes.
+ * A repeated header given as an array (node:http's `string[]`) counts by its first value.
+ */
+export function parseSignatureHeader(header: string | readonly string[] | null | undefined): SignatureHeader {
+  if (Array.isArray(header)) header = header[0];
   if (!header) throw new WebhookVerificationError('missing_header');
-  // Not a string (an array of repeated headers, an object): refuse it rather than let it coerce.
+  // Not a string (an object, an array of arrays): refuse it rather than let it coerce.
   if (typeof header !== 'string') malformed();
   const common = COMMON_FORM.exec(header);
   if (common !== null) return { timestamp: Number(common[1]), signatures: [common[2] as string] };

@@ -57,10 +57,11 @@ export type WebhookReceiverEvents = {
   store_error: (info: { id: string; type: string; error: unknown }) => void;
 };
 
-function signatureHeader(headers: HeadersLike): string | undefined {
-  if (typeof headers.get === 'function') return (headers as Headers).get('service-signature') ?? undefined;
+/** The `Service-Signature` value as given: verifyWebhook takes an array's first value. */
+function signatureHeader(headers: HeadersLike): string | readonly string[] | null | undefined {
+  if (typeof headers.get === 'function') return (headers as Headers).get('service-signature');
   for (const [name, value] of Object.entries(headers))
-    if (name.toLowerCase() === 'service-signature') return typeof value === 'string' ? value : value?.[0];
+    if (name.toLowerCase() === 'service-signature') return value;
   return undefined;
 }
 

@@ -41,7 +41,8 @@ const decoder = new TextDecoder();
  * ```
  *
  * @param rawBody the exact bytes received, as a string or Uint8Array.
- * @param header the `Service-Signature` header value.
+ * @param header the `Service-Signature` header value; node:http's `req.headers['service-signature']`
+ *   as it is (a repeated header given as an array counts by its first value, as in `WebhookReceiver`).
  * @param secret the webhook secret, or several during a rotation (any may match).
  * @throws {WebhookVerificationError} with `reason` and `status` when the delivery must be refused.
  * @throws {WebhookVerificationError} `malformed_payload` (400) when a correctly signed body is not a JSON event envelope.
@@ -49,7 +50,7 @@ const decoder = new TextDecoder();
  */
 export function verifyWebhook(
   rawBody: string | Uint8Array,
-  header: string | null | undefined,
+  header: string | readonly string[] | null | undefined,
   secret: string | readonly string[],
   options: VerifyWebhookOptions = {},
 ): Promise<WebhookEvent> {
@@ -66,7 +67,7 @@ export function verifyWebhook(
 
 function check(
   rawBody: string | Uint8Array,
-  header: string | null | undefined,
+  header: string | readonly string[] | null | undefined,
   secret: string | readonly string[],
   options: VerifyWebhookOptions,
 ): boolean | Promise<boolean> {

@@ -24,6 +24,9 @@ describe('telephony-sandbox CLI', () => {
       expect(stdout).toContain(`baseUrl and baseUrlV1:  ${baseUrl}\n`);
       expect(stdout).toContain(`new TelephonyClient({ baseUrl: '${baseUrl}', baseUrlV1: '${baseUrl}',`);
 
+      // examples/ comes with a clone of the repository, not with the npm package the bin is from.
+      expect(stdout).toContain("In a clone of the SDK's repository (examples/ is not in the npm package)");
+
       const client = new TelephonyClient({ baseUrl, baseUrlV1: baseUrl, clientId, clientSecret, apiKey });
       const calls = await client.calls.listRecent();
       expect(calls.items).toEqual([]);

@@ -9,15 +9,21 @@ export interface ProbeResult {
   webhookError: { name: string; instanceOfMainTelephonyError: boolean; reason: unknown } | null;
   /** Both entries export the very same TelephonyError class (not a copy). */
   sameTelephonyError: boolean | null;
+  /** Per entry, each exported class's export name → its `.name` (a build can rename classes). */
+  classNames: Record<string, Record<string, string>>;
 }
 
 const body = (load: string) => `
-const result = { exports: {}, webhookError: null, sameTelephonyError: null };
+const result = { exports: {}, webhookError: null, sameTelephonyError: null, classNames: {} };
 const loaded = {};
+const isClass = (value) => typeof value === 'function' && /^class\\b/.test(Function.prototype.toString.call(value));
 for (const specifier of ENTRIES) {
   try {
     loaded[specifier] = ${load};
     result.exports[specifier] = Object.keys(loaded[specifier]).sort();
+    result.classNames[specifier] = Object.fromEntries(
+      Object.entries(loaded[specifier]).filter(([, value]) => isClass(value)).map(([key, value]) => [key, value.name]),
+    );
   } catch (error) {
     result.exports[specifier] = { error: String(error && error.message || error).split('\\n')[0] };
   }
@@ -59,18 +65,22 @@ const base: typeof sdk.TelephonyError = sdk.TelephonyError;
 export const entries: object[] = [sdk, webhooks, testing, base];
 `;
 
-/** tsconfig for a consumer: `module`/`moduleResolution` as given, strict, declarations checked too. */
+/**
+ * tsconfig for a consumer: `module`/`moduleResolution` and `lib` as given, strict, declarations
+ * checked too. A Node project without lib DOM sees only @types/node's web globals.
+ */
 export function consumerTsconfig(
   module: 'nodenext' | 'esnext',
   moduleResolution: 'nodenext' | 'bundler',
   typeRoots: string,
+  lib: readonly string[] = ['es2023', 'dom'],
 ) {
   return JSON.stringify({
     compilerOptions: {
       module,
       moduleResolution,
       target: 'es2022',
-      lib: ['es2023', 'dom'],
+      lib,
       strict: true,
       noEmit: true,
       skipLibCheck: false,

@@ -4,9 +4,9 @@
  * `telephony-sdk/webhooks` also without ky and zod installed; and the `telephony-sandbox` bin.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, packTarball, projectWithTarball, repoRoot } from '../../scripts/lib/tarball.js';
 import { cjsProbe, consumerTsconfig, esmProbe, type ProbeResult, typescriptConsumer } from './probes.js';
@@ -85,6 +85,26 @@ describe.each([
     });
   });
 
+  it("keeps every exported class's name (error.name, stack traces and logs read it)", () => {
+    const classes = result.classNames;
+    expect(Object.keys(classes['telephony-sdk'] ?? {})).toEqual(
+      expect.arrayContaining([
+        'TelephonyError',
+        'NotFoundError',
+        'TelephonyClient',
+        'WebhookReceiver',
+        'Page',
+      ]),
+    );
+    expect(Object.keys(classes['telephony-sdk/webhooks'] ?? {})).toEqual(
+      expect.arrayContaining(['TelephonyError', 'WebhookReceiver', 'WebhookVerificationError']),
+    );
+    for (const entry of ENTRIES) {
+      const names = classes[entry] ?? {};
+      expect(names, entry).toEqual(Object.fromEntries(Object.keys(names).map((key) => [key, key])));
+    }
+  });
+
   it('shares one TelephonyError class between the entries', () => {
     expect(result.sameTelephonyError).not.toBe(false);
   });
@@ -112,6 +132,41 @@ describe('packed tarball, TypeScript', () => {
     const config = `tsconfig.${resolution}.json`;
     writeFileSync(join(project, config), consumerTsconfig(module, resolution, typeRoots));
     expect(compilerErrors(tsc, config)).toBe('');
+  });
+
+  it.each([
+    ['nodenext', 'nodenext'],
+    ['esnext', 'bundler'],
+  ] as const)(
+    'typechecks every entry without lib DOM (lib ES2022, types node), module %s',
+    (module, resolution) => {
+      // DOM-only types (RequestInfo, HeadersInit, BodyInit…) in a declaration fail here.
+      writeFileSync(join(project, 'consumer.ts'), typescriptConsumer);
+      writeFileSync(join(project, 'consumer.cts'), typescriptConsumer);
+      const config = `tsconfig.${resolution}.no-dom.json`;
+      writeFileSync(join(project, config), consumerTsconfig(module, resolution, typeRoots, ['es2022']));
+      expect(compilerErrors(tsc, config)).toBe('');
+    },
+  );
+});
+
+describe('packed tarball, contents', () => {
+  it('ships docs/*.md, so every relative link of README.md and docs/*.md resolves; not the generated docs/api', () => {
+    const pkg = join(project, 'node_modules/telephony-sdk');
+    const docs = readdirSync(join(pkg, 'docs'));
+    expect(docs).toEqual(expect.arrayContaining(['core.md', 'resources.md', 'sandbox.md', 'webhooks.md']));
+    expect(docs.filter((file) => !file.endsWith('.md'))).toEqual([]);
+    const links: string[] = [];
+    for (const file of ['README.md', ...docs.map((doc) => `docs/${doc}`)]) {
+      const text = readFileSync(join(pkg, file), 'utf8');
+      // Relative links only: not `#anchor`, not `https:` or any other scheme.
+      for (const [, target = ''] of text.matchAll(/\]\(([^)#\s]+)[^)]*\)/g)) {
+        if (/^[a-z][\w+.-]*:/i.test(target)) continue;
+        links.push(`${file} → ${target}`);
+        expect(existsSync(join(pkg, dirname(file), target)), `${file} → ${target}`).toBe(true);
+      }
+    }
+    expect(links).toContain('README.md → docs/webhooks.md');
   });
 });
 

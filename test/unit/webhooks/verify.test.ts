@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import fc from 'fast-check';
 import {
   type CallIncomingEvent,
@@ -145,9 +146,38 @@ describe('signWebhook', () => {
       vi.useRealTimers();
     }
   });
+
+  it('refuses a timestamp that is not whole unix seconds, Date.now() milliseconds first of all', async () => {
+    for (const timestamp of [
+      NOW * 1000,
+      NOW * 1000 + 999,
+      NOW + 0.5,
+      -1,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+    ]) {
+      const error = await signWebhook(body(), SECRET, { timestamp }).catch((e: unknown) => e);
+      expect(error, String(timestamp)).toBeInstanceOf(TelephonyError);
+      expect(error).not.toBeInstanceOf(WebhookVerificationError);
+      expect((error as Error).message).toBe(
+        'timestamp must be a whole number of seconds, e.g. Math.floor(Date.now() / 1000)',
+      );
+    }
+    // The bounds are seconds still: 0, and 1e11 (the year 5138), which the header parser accepts.
+    for (const timestamp of [0, 1e11]) {
+      const signed = await signWebhook(body(), SECRET, { timestamp });
+      expect(signed).toBe(header(body(), SECRET, timestamp));
+      expect((await verifyWebhook(body(), signed, SECRET, { now: timestamp })).id).toBe('evt_1');
+    }
+  });
 });
 
 describe('types', () => {
+  it("verifyWebhook takes node:http's req.headers['service-signature'] as it is", () => {
+    expectTypeOf<IncomingHttpHeaders['service-signature']>().toExtend<Parameters<typeof verifyWebhook>[1]>();
+    expectTypeOf(verifyWebhook).parameter(1).toEqualTypeOf<string | readonly string[] | null | undefined>();
+  });
+
   it('events are a union discriminated by type: call.incoming documented, the others open', () => {
     expectTypeOf(verifyWebhook).parameter(0).toEqualTypeOf<string | Uint8Array>();
     expectTypeOf(verifyWebhook).returns.resolves.toEqualTypeOf<WebhookEvent>();
@@ -163,6 +193,20 @@ describe('types', () => {
 describe('verifyWebhook outcomes', () => {
   it('missing header → 400 missing_header', async () => {
     for (const h of [undefined, null, ''])
+      expect(await reason(verifyWebhook(body(), h, SECRET, opts))).toEqual(['missing_header', 400]);
+  });
+
+  it("a repeated header as an array (node:http's string[]) counts by its first value, as in WebhookReceiver", async () => {
+    expect((await verifyWebhook(body(), [header(body()), 'x'], SECRET, opts)).id).toBe('evt_1');
+    expect(await reason(verifyWebhook(body(), ['x', header(body())], SECRET, opts))).toEqual([
+      'malformed_header',
+      400,
+    ]);
+    expect(await reason(verifyWebhook(body(), [header(body(), 'whsec_other')], SECRET, opts))).toEqual([
+      'signature_mismatch',
+      401,
+    ]);
+    for (const h of [[], ['']])
       expect(await reason(verifyWebhook(body(), h, SECRET, opts))).toEqual(['missing_header', 400]);
   });
 
