@@ -1,10 +1,10 @@
 /** Row 2: client CPU per request over a stub fetch (no socket): µs added over fetch + json. */
 
 import { recentCallsPage } from '../fixtures.js';
-import { type Contender, compare } from '../harness.js';
-import { BENCH_TOKEN, recentCallsContenders } from '../peers.js';
+import { compare } from '../harness.js';
 import { fmt, goal, type RowResult } from '../report.js';
 import type { SdkModule } from '../sdk.js';
+import { listRecentContenders } from './list-recent.js';
 
 const BASE = 'http://127.0.0.1:9';
 
@@ -18,27 +18,7 @@ export async function cpuRow(sdk: SdkModule | undefined): Promise<RowResult> {
     fetches++;
     return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
   };
-  const peers = recentCallsContenders(BASE, stubFetch);
-  const contenders: Contender[] = [
-    { name: 'stub fetch + res.json() (floor)', run: peers.floor },
-    { name: 'openai-node client.get', run: peers.openai },
-    { name: 'ky alone', run: peers.ky },
-    { name: 'ky + zod (classic, loose)', run: peers.kyZod },
-    { name: 'fetch + per-attempt signal and timer', run: peers.floorWithTimeout },
-    { name: "ky with the SDK's options", run: peers.kySdkOptions },
-  ];
-  if (sdk) {
-    const client = new sdk.TelephonyClient({
-      baseUrl: BASE,
-      accessToken: BENCH_TOKEN,
-      maxRetries: 0,
-      fetch: stubFetch,
-    });
-    contenders.push({
-      name: 'telephony-sdk calls.listRecent',
-      run: () => client.calls.listRecent({ limit: 100 }),
-    });
-  }
+  const contenders = listRecentContenders(sdk, BASE, 'stub fetch + res.json() (floor)', stubFetch);
   const measured = await compare(contenders, { rounds: 11, runsPerRound: 300, warmupRuns: 100 });
   const floor = measured[0]!;
   const openai = measured.find((m) => m.name.startsWith('openai'))!;

@@ -1,9 +1,10 @@
 /** Row 1: `calls.listRecent({ limit: 100 })` against a local keep-alive server, 1 and 16 in flight. */
-import { type Contender, compare, type Measured } from '../harness.js';
-import { BENCH_TOKEN, recentCallsContenders } from '../peers.js';
+import { compare, type Measured } from '../harness.js';
+import { recentCallsContenders } from '../peers.js';
 import { goal, type RowResult, throughputTable } from '../report.js';
 import type { SdkModule } from '../sdk.js';
 import { spawnBenchServer } from '../server.js';
+import { listRecentContenders } from './list-recent.js';
 
 const IN_FLIGHT = 16;
 
@@ -14,27 +15,8 @@ function inFlight(run: () => Promise<unknown>, n: number): () => Promise<unknown
 export async function throughputRows(sdk: SdkModule | undefined): Promise<RowResult[]> {
   const server = await spawnBenchServer({ totalCalls: 100 });
   try {
-    const peers = recentCallsContenders(server.url);
-    const base: Contender[] = [
-      { name: 'raw fetch + res.json() (floor)', run: peers.floor },
-      { name: 'openai-node client.get', run: peers.openai },
-      { name: 'ky alone', run: peers.ky },
-      { name: 'ky + zod (classic, loose)', run: peers.kyZod },
-      { name: 'fetch + per-attempt signal and timer', run: peers.floorWithTimeout },
-      { name: "ky with the SDK's options", run: peers.kySdkOptions },
-    ];
-    if (sdk) {
-      const client = new sdk.TelephonyClient({
-        baseUrl: server.url,
-        accessToken: BENCH_TOKEN,
-        maxRetries: 0,
-      });
-      base.push({
-        name: 'telephony-sdk calls.listRecent',
-        run: () => client.calls.listRecent({ limit: 100 }),
-      });
-    }
-    const page = await peers.floor();
+    const base = listRecentContenders(sdk, server.url, 'raw fetch + res.json() (floor)');
+    const page = await recentCallsContenders(server.url).floor();
     const pageBytes = JSON.stringify({ status: 'success', data: page }).length;
     const sequential = await compare(base, { rounds: 15, runsPerRound: 100, warmupRuns: 100 });
     const parallel = await compare(
