@@ -28,15 +28,30 @@ const CONSUMED =
   'The request body was already consumed by a body parser, so its exact bytes cannot be verified. ' +
   "Mount the receiver before any JSON parser, or use express.raw({ type: 'application/json' }) on its route.";
 
-function readBody(req: NodeRequest): Promise<Uint8Array> {
+/** A body over the receiver's `maxBodyBytes`: answered 413 without verifying it. */
+export const TOO_LARGE = Symbol('too large');
+
+function readBody(req: NodeRequest, limit: number): Promise<Uint8Array | typeof TOO_LARGE> {
   if (req.body instanceof Uint8Array) return Promise.resolve(req.body);
-  if (req.body !== undefined || req.readableEnded) return Promise.reject(new TelephonyError(CONSUMED));
+  // Express 4's body parsers leave `{}` on a request whose type they skip, without reading the stream.
+  const parsed = req.body !== undefined && !(isPlainObject(req.body) && Object.keys(req.body).length === 0);
+  if (parsed || req.readableEnded) return Promise.reject(new TelephonyError(CONSUMED));
+  if (Number(req.headers['content-length']) > limit) return Promise.resolve(TOO_LARGE);
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', () => resolve(concatBytes(chunks)));
+    let size = 0;
+    // Past the limit the rest is drained, not kept: memory stays bounded whatever the sender streams.
+    req.on('data', (chunk) => {
+      size += chunk.byteLength;
+      if (size <= limit) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > limit ? TOO_LARGE : concatBytes(chunks)));
     req.on('error', reject);
   });
+}
+
+function isPlainObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
 /** node:http / Express adapter over {@link WebhookReceiver.handle}. */
@@ -46,8 +61,8 @@ export function nodeHandler(receiver: WebhookReceiver, req: NodeRequest, res: No
     res.end();
     return;
   }
-  readBody(req)
-    .then((body) => receiver.handle({ body, headers: req.headers }))
+  readBody(req, receiver.maxBodyBytes)
+    .then((body) => (body === TOO_LARGE ? { status: 413 } : receiver.handle({ body, headers: req.headers })))
     .then(
       ({ status }) => {
         res.writeHead(status);
@@ -65,4 +80,22 @@ export function nodeHandler(receiver: WebhookReceiver, req: NodeRequest, res: No
         }
       },
     );
+}
+
+/** A fetch-style request's exact bytes, read up to `limit` (a larger body is cancelled, not buffered). */
+export async function readRequest(request: Request, limit: number): Promise<Uint8Array | typeof TOO_LARGE> {
+  if (Number(request.headers.get('content-length')) > limit) return TOO_LARGE;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body?.getReader();
+  if (reader)
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      size += read.value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        return TOO_LARGE;
+      }
+      chunks.push(read.value);
+    }
+  return concatBytes(chunks);
 }

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'eventemitter3';
 import { TelephonyError } from '../shared/telephony-error.js';
-import { type NodeRequest, type NodeResponse, nodeHandler } from './adapters.js';
+import { type NodeRequest, type NodeResponse, nodeHandler, readRequest, TOO_LARGE } from './adapters.js';
 import { type DedupStore, MemoryDedupStore } from './dedup.js';
 import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 import type { WebhookEvent, WebhookEventOf, WebhookEventType } from './events.js';
@@ -17,6 +17,15 @@ export interface WebhookReceiverOptions extends VerifyWebhookOptions {
    * the service keeps re-delivering: a replay after it is forgotten runs the handlers again.
    */
   dedupTtl?: number;
+  /**
+   * Longest time, in seconds, to process one delivery (the store and every handler) before answering
+   * 500 `handler_error`, so a hung handler or store cannot hold the event's id (and every re-delivery
+   * of it) forever. Default 30. A handler still running then is not stopped: the re-delivery runs it
+   * again.
+   */
+  handlerTimeout?: number;
+  /** Largest body read, in bytes, by `nodeHandler` and `fetchHandler`; a larger one is answered 413. Default 1 MiB. */
+  maxBodyBytes?: number;
 }
 
 /** Request headers: a `Headers` object, or a plain object with names in any case. */
@@ -57,6 +66,13 @@ export type WebhookReceiverEvents = {
   store_error: (info: { id: string; type: string; error: unknown }) => void;
 };
 
+/** One entry of eventemitter3's registry. */
+interface Listener {
+  fn: (event: WebhookEvent) => unknown;
+  context: unknown;
+  once: boolean;
+}
+
 /** The `Service-Signature` value as given: verifyWebhook takes an array's first value. */
 function signatureHeader(headers: HeadersLike): string | readonly string[] | null | undefined {
   if (typeof headers.get === 'function') return (headers as Headers).get('service-signature');
@@ -92,24 +108,30 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
   readonly #options: WebhookReceiverOptions;
   readonly #store: DedupStore;
   readonly #inFlight = new Map<string, Promise<HandleResult>>();
+  /** Largest body `nodeHandler` and `fetchHandler` read, in bytes (option `maxBodyBytes`, default 1 MiB). */
+  readonly maxBodyBytes: number;
 
   /**
    * @throws {TelephonyError} when a setting would break every delivery: no secret (an unset
-   *   environment variable), a tolerance or `dedupTtl` that is not a positive number of seconds.
+   *   environment variable), a tolerance, `dedupTtl`, `handlerTimeout` or `maxBodyBytes` that is not
+   *   a positive number.
    */
   constructor(options: WebhookReceiverOptions) {
     super();
     checkSettings(options.secret, options);
-    const { dedupTtl } = options;
-    if (dedupTtl !== undefined && !(dedupTtl > 0 && dedupTtl < Number.POSITIVE_INFINITY))
-      throw new TelephonyError('dedupTtl must be a positive number of seconds');
+    for (const name of ['dedupTtl', 'handlerTimeout', 'maxBodyBytes'] as const) {
+      const value = options[name];
+      if (value !== undefined && !(value > 0)) throw new TelephonyError(`${name} must be a positive number`);
+    }
     this.#options = options;
     this.#store = options.store ?? new MemoryDedupStore();
+    this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   }
 
   /**
    * Verifies one delivery and runs its handlers, all awaited together. Never rejects for a bad
-   * delivery or a failing handler: the outcome is in the result's `status` and `reason`.
+   * delivery, a failing handler or a throwing observability listener: the outcome is in the
+   * result's `status` and `reason`.
    *
    * @throws {TelephonyError} (a rejection) when `body` is not raw bytes.
    */
@@ -117,8 +139,8 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
     body,
     headers,
   }: {
-    /** The exact bytes received, as a string or Uint8Array (not parsed JSON). */
-    body: string | Uint8Array;
+    /** The exact bytes received, as a Uint8Array, Buffer, ArrayBuffer or their text (not parsed JSON). */
+    body: string | Uint8Array | ArrayBuffer;
     /** The request headers; `Service-Signature` is read from them. */
     headers: HeadersLike;
   }): Promise<HandleResult> {
@@ -128,19 +150,31 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
     } catch (error) {
       // Misuse (a parsed body, no secret) is the caller's bug, not the sender's: let it surface.
       if (!(error instanceof WebhookVerificationError)) throw error;
-      this.emit('verification_failed', { reason: error.reason, status: error.status });
+      this.#notify('verification_failed', { reason: error.reason, status: error.status });
       return { status: error.status, reason: error.reason };
     }
     // A concurrent delivery of the same id shares the first one's outcome: a 500 makes the service retry.
     let pending = this.#inFlight.get(event.id);
     if (!pending) {
-      // Handler failures are settled inside #process: what rejects here is the store (or a throwing listener).
-      pending = this.#process(event)
-        .catch((error: unknown): HandleResult => {
-          this.emit('store_error', { id: event.id, type: event.type, error });
-          return { status: 500, event, reason: 'store_error' };
-        })
-        .finally(() => this.#inFlight.delete(event.id));
+      const seconds = this.#options.handlerTimeout ?? 30;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timedOut = new Promise<HandleResult>((resolve) => {
+        // Beyond setTimeout's 24.8-day range (Infinity included) it would fire at once: no timer then.
+        if (seconds * 1000 > 2 ** 31 - 1) return;
+        timer = setTimeout(() => {
+          const error = new TelephonyError(`event ${event.id} was not processed within ${seconds} s`);
+          resolve(this.#failed(event, 'handler_error', error));
+        }, seconds * 1000);
+        (timer as { unref?: () => void }).unref?.();
+      });
+      // Handler failures are settled inside #process: what rejects here is the store.
+      const processed = this.#process(event).catch((error: unknown) =>
+        this.#failed(event, 'store_error', error),
+      );
+      pending = Promise.race([processed, timedOut]).finally(() => {
+        clearTimeout(timer);
+        this.#inFlight.delete(event.id);
+      });
       this.#inFlight.set(event.id, pending);
     }
     return pending;
@@ -149,33 +183,50 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
   async #process(event: WebhookEvent): Promise<HandleResult> {
     const { id, type } = event;
     if (await this.#store.has(id)) {
-      this.emit('duplicate', { id, type });
+      this.#notify('duplicate', { id, type });
       return { status: 200, event, reason: 'duplicate' };
     }
-    // Handlers are called here, not through emit(), which drops their promises; once() ones are removed.
-    const registry = this as unknown as EventEmitter;
-    const handlers = [type, '*'].flatMap((name) =>
-      registry
-        .listeners(name)
-        .map((handler) => registry.removeListener(name, handler, undefined, true) && handler),
-    );
+    // Called here rather than through emit(), which drops their promises. Read from eventemitter3's
+    // registry to keep each listener's context and `once` flag. A type without a dot is never an
+    // event type, so a signed `type: 'handler_error'` reaches only the catch-all.
+    const names = type.includes('.') ? [type, '*'] : ['*'];
+    const registry = (this as unknown as { _events: Record<string, Listener | Listener[] | undefined> })
+      ._events;
+    const listeners = names.flatMap((name) => [registry[(EventEmitter.prefixed || '') + name] ?? []].flat());
     const outcomes = await Promise.allSettled(
-      handlers.map(async (handler) => (handler as (event: WebhookEvent) => unknown)(event)),
+      listeners.map(async ({ fn, context }) => fn.call(context, event)),
     );
     const failed = outcomes.find((outcome) => outcome.status === 'rejected');
-    if (failed) {
-      this.emit('handler_error', { id, type, error: failed.reason });
-      return { status: 500, event, reason: 'handler_error' };
-    }
-    await this.#store.add(id, this.#options.dedupTtl ?? 86_400);
+    if (failed) return this.#failed(event, 'handler_error', failed.reason);
+    await this.#store.add(id, Math.ceil(this.#options.dedupTtl ?? 86_400));
+    // A `once` listener is spent by an event that succeeded, so a failed one runs again on re-delivery.
+    for (const name of names)
+      for (const { fn, context, once } of listeners)
+        if (once) this.removeListener(name as 'call.incoming', fn, context, true);
     return { status: 200, event };
+  }
+
+  #failed(event: WebhookEvent, reason: 'handler_error' | 'store_error', error: unknown): HandleResult {
+    this.#notify(reason, { id: event.id, type: event.type, error });
+    return { status: 500, event, reason };
+  }
+
+  /** Observability listeners must not change the answer: one that throws is ignored. */
+  #notify<Name extends 'verification_failed' | 'duplicate' | 'handler_error' | 'store_error'>(
+    name: Name,
+    info: Parameters<WebhookReceiverEvents[Name]>[0],
+  ): void {
+    try {
+      (this.emit as (name: string, info: unknown) => boolean)(name, info);
+    } catch {}
   }
 
   /** For `(Request) => Promise<Response>` frameworks: Hono, Next.js route handlers, Bun, Deno, Workers. */
   readonly fetchHandler = async (request: Request): Promise<Response> => {
     if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
-    const body = new Uint8Array(await request.arrayBuffer());
-    const { status } = await this.handle({ body, headers: request.headers });
+    const body = await readRequest(request, this.maxBodyBytes);
+    const { status } =
+      body === TOO_LARGE ? { status: 413 } : await this.handle({ body, headers: request.headers });
     return new Response(null, { status });
   };
 

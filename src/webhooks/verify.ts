@@ -13,9 +13,9 @@ export interface VerifyWebhookOptions {
 }
 
 const RAW_BODY_HINT =
-  'verifyWebhook needs the raw request body (string or Uint8Array of the exact bytes received), not a parsed object. ' +
+  'verifyWebhook needs the raw request body (the exact bytes received, or their text), not a parsed object. ' +
   "node:http: collect the request's Buffer chunks; Express: express.raw({ type: 'application/json' }) on this route; " +
-  'fetch-style frameworks: await request.text() or request.arrayBuffer().';
+  'fetch-style frameworks: await request.arrayBuffer().';
 
 const decoder = new TextDecoder();
 
@@ -28,7 +28,7 @@ const decoder = new TextDecoder();
  * ```ts
  * // verifyWebhook and WebhookVerificationError come from telephony-sdk/webhooks
  * export async function POST(request: Request): Promise<Response> {
- *   const rawBody = await request.text(); // the exact bytes, not parsed JSON
+ *   const rawBody = await request.arrayBuffer(); // the exact bytes, not parsed JSON
  *   try {
  *     const event = await verifyWebhook(rawBody, request.headers.get('service-signature'), secret);
  *     if (event.type === 'call.incoming') console.log(event.data.call.from.number);
@@ -40,7 +40,7 @@ const decoder = new TextDecoder();
  * }
  * ```
  *
- * @param rawBody the exact bytes received, as a string or Uint8Array.
+ * @param rawBody the exact bytes received (Uint8Array, Buffer or ArrayBuffer), or their text.
  * @param header the `Service-Signature` header value; node:http's `req.headers['service-signature']`
  *   as it is (a repeated header given as an array counts by its first value, as in `WebhookReceiver`).
  * @param secret the webhook secret, or several during a rotation (any may match).
@@ -49,11 +49,12 @@ const decoder = new TextDecoder();
  * @throws {TelephonyError} when called wrongly: a parsed body, a bad tolerance, no secret.
  */
 export function verifyWebhook(
-  rawBody: string | Uint8Array,
+  rawBody: string | Uint8Array | ArrayBuffer,
   header: string | readonly string[] | null | undefined,
   secret: string | readonly string[],
   options: VerifyWebhookOptions = {},
 ): Promise<WebhookEvent> {
+  if (rawBody instanceof ArrayBuffer) rawBody = new Uint8Array(rawBody);
   // Synchronous where the crypto is (Node): each avoided promise hop is measurable on small bodies.
   try {
     const matched = check(rawBody, header, secret, options);
@@ -87,7 +88,14 @@ function parse(rawBody: string | Uint8Array, matched: boolean): WebhookEvent {
   try {
     event = JSON.parse(typeof rawBody === 'string' ? rawBody : decoder.decode(rawBody));
   } catch {}
-  if (typeof event?.id !== 'string' || typeof event.type !== 'string' || typeof event.data !== 'object')
+  const data = event?.data;
+  if (
+    typeof event?.id !== 'string' ||
+    typeof event.type !== 'string' ||
+    !data ||
+    typeof data !== 'object' ||
+    Array.isArray(data)
+  )
     throw new WebhookVerificationError('malformed_payload');
   return event as WebhookEvent;
 }

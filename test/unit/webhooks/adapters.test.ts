@@ -109,6 +109,57 @@ describe('nodeHandler behind node:http on 127.0.0.1', () => {
   });
 });
 
+describe('body limits and skipped body parsers', () => {
+  const streamOf = (size: number) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let sent = 0; sent < size; sent += 1024) controller.enqueue(new Uint8Array(1024));
+        controller.close();
+      },
+    });
+
+  it('nodeHandler answers 413 past maxBodyBytes, by Content-Length or while streaming, without verifying', async () => {
+    const receiver = new WebhookReceiver({ secret: SECRET, maxBodyBytes: 4096 });
+    const refused: string[] = [];
+    receiver.on('verification_failed', ({ reason }) => refused.push(reason));
+    const url = await serve(receiver.nodeHandler);
+    const declared = await fetch(url, { method: 'POST', headers: signed(), body: new Uint8Array(5000) });
+    const streamed = await fetch(url, {
+      method: 'POST',
+      headers: signed(),
+      body: streamOf(8192),
+      duplex: 'half',
+    } as RequestInit);
+    expect([declared.status, streamed.status]).toEqual([413, 413]);
+    expect(refused).toEqual([]);
+    expect((await fetch(url, { method: 'POST', headers: signed(), body: body() })).status).toBe(200);
+  });
+
+  it('fetchHandler answers 413 past maxBodyBytes (default 1 MiB), by Content-Length or while streaming', async () => {
+    const receiver = new WebhookReceiver({ secret: SECRET });
+    expect(receiver.maxBodyBytes).toBe(1_048_576);
+    const big = new Request('http://127.0.0.1/hooks', {
+      method: 'POST',
+      headers: { ...signed(), 'content-length': String(2 ** 21) },
+      body: 'x',
+    });
+    expect((await receiver.fetchHandler(big)).status).toBe(413);
+    const streamed = new Request('http://127.0.0.1/hooks', {
+      method: 'POST',
+      headers: signed(),
+      body: streamOf(1_048_576 + 1024),
+      duplex: 'half',
+    } as RequestInit);
+    expect((await receiver.fetchHandler(streamed)).status).toBe(413);
+  });
+
+  it("reads the stream when Express 4's parsers skipped the request and left body = {}", async () => {
+    const receiver = new WebhookReceiver({ secret: SECRET });
+    const url = await serve((req, res) => receiver.nodeHandler(Object.assign(req, { body: {} }), res));
+    expect((await fetch(url, { method: 'POST', headers: signed(), body: body() })).status).toBe(200);
+  });
+});
+
 describe('nodeHandler answers', () => {
   it("repeats only the SDK's own misuse messages: a broken stream is a bare 500", async () => {
     const receiver = new WebhookReceiver({ secret: SECRET });

@@ -167,6 +167,129 @@ describe('WebhookReceiver.handle', () => {
     expect(log).toEqual(['once', 'always', 'always']);
   });
 
+  it('a once() handler that fails is not spent: the re-delivery runs it again, then it is gone', async () => {
+    const { r } = receiver();
+    let runs = 0;
+    r.once('call.incoming', () => {
+      if (++runs === 1) throw new Error('db down');
+    });
+    expect((await r.handle(delivery())).status).toBe(500);
+    expect((await r.handle(delivery())).status).toBe(200);
+    expect(runs).toBe(2);
+    expect(r.listenerCount('call.incoming')).toBe(0);
+    await r.handle(delivery({ ...JSON.parse(body()), id: 'evt_2' }));
+    expect(runs).toBe(2);
+  });
+
+  it('calls a handler with the context it was registered with', async () => {
+    const { r } = receiver();
+    const router = {
+      seen: [] as string[],
+      onCall(this: { seen: string[] }, event: CallIncomingEvent) {
+        this.seen.push(event.id);
+      },
+    };
+    r.on('call.incoming', router.onCall, router);
+    r.once('*', router.onCall as (event: WebhookEvent) => void, router);
+    expect((await r.handle(delivery())).status).toBe(200);
+    expect(router.seen).toEqual(['evt_1', 'evt_1']);
+  });
+
+  it('a handler that never settles answers 500 after handlerTimeout and frees the id for the re-delivery', async () => {
+    vi.useFakeTimers();
+    try {
+      const { r, seen } = receiver({ handlerTimeout: 5 });
+      let runs = 0;
+      r.on('call.incoming', () => (++runs === 1 ? new Promise(() => {}) : undefined));
+      const first = r.handle(delivery());
+      await vi.advanceTimersByTimeAsync(4_999);
+      const joined = r.handle(delivery());
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await first).toMatchObject({ status: 500, reason: 'handler_error' });
+      expect(await joined).toMatchObject({ status: 500, reason: 'handler_error' });
+      expect(seen[0]).toMatchObject({ name: 'handler_error', info: { id: 'evt_1' } });
+      expect(String((seen[0]?.info as { error?: unknown } | undefined)?.error)).toContain(
+        'not processed within 5 s',
+      );
+      expect(await r.handle(delivery())).toEqual({
+        status: 200,
+        event: expect.objectContaining({ id: 'evt_1' }),
+      });
+      expect(runs).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a hung store is cut off by handlerTimeout too; Infinity disables the timer', async () => {
+    vi.useFakeTimers();
+    try {
+      const hung = { has: () => new Promise<boolean>(() => {}), add: () => {} };
+      const { r } = receiver({ handlerTimeout: 1, store: hung });
+      const answer = r.handle(delivery());
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect((await answer).status).toBe(500);
+      const patient = receiver({ handlerTimeout: Number.POSITIVE_INFINITY, store: hung }).r.handle(
+        delivery(),
+      );
+      let settled = false;
+      patient.then(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(3_600_000);
+      expect(settled).toBe(false);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('observability listeners that throw change nothing: handle() still answers', async () => {
+    const { r } = receiver();
+    for (const name of ['verification_failed', 'duplicate', 'handler_error'] as const)
+      r.on(name, () => {
+        throw new Error(`metrics down (${name})`);
+      });
+    await expect(r.handle({ body: body(), headers: {} })).resolves.toMatchObject({ status: 400 });
+    expect((await r.handle(delivery())).status).toBe(200);
+    expect(await r.handle(delivery())).toMatchObject({ status: 200, reason: 'duplicate' });
+    r.on('call.incoming', () => {
+      throw new Error('handler');
+    });
+    await expect(r.handle(delivery({ ...JSON.parse(body()), id: 'evt_2' }))).resolves.toMatchObject({
+      status: 500,
+      reason: 'handler_error',
+    });
+  });
+
+  it('a signed event whose type is a listener name without a dot reaches only the catch-all', async () => {
+    const { r, seen } = receiver();
+    const any: string[] = [];
+    r.on('*', (event) => {
+      any.push(event.type);
+    });
+    for (const type of ['*', 'handler_error'])
+      await r.handle(delivery({ id: `evt_${type}`, type, created_at: 'x', data: {} }));
+    expect(any).toEqual(['*', 'handler_error']);
+    expect(seen).toEqual([]);
+  });
+
+  it('passes the store a whole number of seconds (Redis EX refuses 1.5)', async () => {
+    const ttls: number[] = [];
+    const { r } = receiver({
+      dedupTtl: 1.5,
+      store: { has: () => false, add: (_id, ttl) => void ttls.push(ttl) },
+    });
+    await r.handle(delivery());
+    expect(ttls).toEqual([2]);
+  });
+
+  it('refuses settings that would break every delivery', () => {
+    for (const option of ['dedupTtl', 'handlerTimeout', 'maxBodyBytes'] as const)
+      for (const value of [0, -1, Number.NaN])
+        expect(() => new WebhookReceiver({ secret: SECRET, [option]: value })).toThrow(
+          `${option} must be a positive number`,
+        );
+  });
+
   it('uses an async user store (e.g. Redis) with the configured ttl', async () => {
     const calls: unknown[] = [];
     const ids = new Set<string>();

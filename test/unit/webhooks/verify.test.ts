@@ -50,6 +50,14 @@ describe.each([
     expect((await verifyWebhook(bytes, header(bytes), SECRET, opts)).id).toBe('evt_1');
   });
 
+  it("accepts request.arrayBuffer()'s ArrayBuffer, a BOM included (request.text() would drop it)", async () => {
+    setPath();
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(body())]);
+    const request = new Request('http://127.0.0.1/hooks', { method: 'POST', body: bytes });
+    const event = await verifyWebhook(await request.arrayBuffer(), header(bytes), SECRET, opts);
+    expect(event.id).toBe('evt_1');
+  });
+
   it('signWebhook matches an independent HMAC and round-trips', async () => {
     setPath();
     const signed = await signWebhook(body(), SECRET, { timestamp: NOW });
@@ -179,7 +187,7 @@ describe('types', () => {
   });
 
   it('events are a union discriminated by type: call.incoming documented, the others open', () => {
-    expectTypeOf(verifyWebhook).parameter(0).toEqualTypeOf<string | Uint8Array>();
+    expectTypeOf(verifyWebhook).parameter(0).toEqualTypeOf<string | Uint8Array | ArrayBuffer>();
     expectTypeOf(verifyWebhook).returns.resolves.toEqualTypeOf<WebhookEvent>();
     expectTypeOf<WebhookEventOf<'call.incoming'>>().toEqualTypeOf<CallIncomingEvent>();
     expectTypeOf<CallIncomingEvent['data']['call']['from']['number']>().toEqualTypeOf<string>();
@@ -238,7 +246,16 @@ describe('verifyWebhook outcomes', () => {
   });
 
   it('a signed body that is not a JSON envelope → 400 malformed_payload', async () => {
-    for (const raw of ['not json', '[]', '{"type":"x"}', 'null'])
+    const envelope = (data: string) => `{"id":"evt_1","type":"call.ended","created_at":"x","data":${data}}`;
+    for (const raw of [
+      'not json',
+      '[]',
+      '{"type":"x"}',
+      'null',
+      envelope('null'),
+      envelope('[]'),
+      envelope('"x"'),
+    ])
       expect(await reason(verifyWebhook(raw, header(raw), SECRET, opts))).toEqual(['malformed_payload', 400]);
   });
 
@@ -259,7 +276,7 @@ describe('verifyWebhook outcomes', () => {
     expect(message).toMatch(/raw request body/);
     expect(message).toMatch(/Buffer chunks/);
     expect(message).toMatch(/express\.raw\(\{ type: 'application\/json' \}\)/);
-    expect(message).toMatch(/request\.text\(\)/);
+    expect(message).toMatch(/await request\.arrayBuffer\(\)/);
   });
 
   it('a zero, negative, NaN or infinite tolerance never switches the check off', async () => {
