@@ -3,13 +3,18 @@ import type { Scheduler } from './clock.js';
 import type { Deliverer } from './delivery.js';
 import type { Webhooks } from './webhooks.js';
 
-/** The webhook event a status change emits, if any. */
-function eventType(call: StoredCall, previous: CallStatus | null): string | undefined {
-  if (previous === null) return call.direction === 'inbound' ? 'call.incoming' : undefined;
-  if (call.status === 'answered') return previous === 'transferring' ? 'call.transferred' : 'call.answered';
-  if (call.status === 'missed' || call.status === 'voicemail') return 'call.missed';
-  if (call.status === 'completed' || call.status === 'ended') return 'call.ended';
-  return undefined;
+/**
+ * The webhook events a status change emits, in order. A call sent to voicemail is missed and leaves
+ * a new voicemail message: `call.missed` and `voicemail.new` (whose payload SPEC.md does not
+ * show; the sandbox sends `{ call }` like the call events).
+ */
+function eventTypes(call: StoredCall, previous: CallStatus | null): string[] {
+  if (previous === null) return call.direction === 'inbound' ? ['call.incoming'] : [];
+  if (call.status === 'answered') return [previous === 'transferring' ? 'call.transferred' : 'call.answered'];
+  if (call.status === 'missed') return ['call.missed'];
+  if (call.status === 'voicemail') return ['call.missed', 'voicemail.new'];
+  if (call.status === 'completed' || call.status === 'ended') return ['call.ended'];
+  return [];
 }
 
 /** Turns call status changes into signed webhook events and callback_url notifications. */
@@ -26,8 +31,7 @@ export class CallNotifier {
 
   readonly onStatus = (call: StoredCall, previous: CallStatus | null): void => {
     const data = { call: detailForm(call, this.calls().duration(call)) };
-    const type = eventType(call, previous);
-    if (type) {
+    for (const type of eventTypes(call, previous)) {
       for (const webhook of this.webhooks.registered) {
         // One event id per webhook, kept by every re-delivery of it.
         if (webhook.events.includes(type))

@@ -139,16 +139,20 @@ export async function route(world: World, request: Request): Promise<Response> {
     const path = found?.[2] ?? '';
     if (version === 'v2' && path === '/oauth/token' && request.method === 'POST')
       return await token(world, request);
+    // The credential is checked before the route is looked up (SPEC.md, Authentication 9: a
+    // missing, invalid or expired credential gives 401), so an unknown or unimplemented path
+    // answers 401 without one and 404 only to an authenticated caller. CORS preflights never get
+    // here: withCors answers them first.
+    const authorization = request.headers.get('authorization');
+    const principal =
+      version === 'v2'
+        ? world.credentials.fromToken(authorization, world.now())
+        : world.credentials.fromApiKey(authorization);
+    world.rateLimiter.take(principal, world.now());
     for (const candidate of ROUTES) {
       if (candidate.version !== version || candidate.method !== request.method) continue;
       const id = match(candidate, path);
       if (id === undefined) continue;
-      const authorization = request.headers.get('authorization');
-      const principal =
-        version === 'v2'
-          ? world.credentials.fromToken(authorization, world.now())
-          : world.credentials.fromApiKey(authorization);
-      world.rateLimiter.take(principal, world.now());
       return await candidate.handler(world)(request, url.searchParams, principal, id);
     }
     throw notFound(`No route for ${request.method} ${url.pathname}`);

@@ -91,7 +91,7 @@ export interface Sandbox {
   answerCall(callId: string): CallDetail;
   /** A ringing call is not answered (`call.missed`). */
   missCall(callId: string): CallDetail;
-  /** A ringing call goes to voicemail: status `voicemail`, event `call.missed`. */
+  /** A ringing call goes to voicemail: status `voicemail`, events `call.missed` and `voicemail.new` (`data.call`). */
   voicemailCall(callId: string): CallDetail;
   /** Stops the real-time ticker. Servers from listen() are closed with their own close(). */
   close(): void;

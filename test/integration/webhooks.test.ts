@@ -42,6 +42,35 @@ describe('webhooks end to end', () => {
     expect(sandbox.deliveries.map((d) => d.status)).toEqual([200, 200]);
   });
 
+  it('a call sent to voicemail: call.missed and voicemail.new, both verified and dispatched by type', async () => {
+    const { sandbox, client } = await serveSandbox({ clock: { start: Date.now() } });
+    const receiver = new WebhookReceiver({ secret: 'whsec_integration' });
+    const seen: string[] = [];
+    receiver.on('call.missed', (event) => {
+      seen.push(event.type);
+    });
+    receiver.on('voicemail.new', (event) => {
+      // The SDK types voicemail.new's data as an open record; the sandbox sends { call }.
+      const { call } = event.data as { call: { id: string; status: string } };
+      seen.push(`${event.type}:${call.id}:${call.status}`);
+    });
+    const url = await mount(receiver);
+    await client().webhooks.create({
+      url,
+      events: ['call.missed', 'voicemail.new'],
+      secret: 'whsec_integration',
+    });
+    const call = sandbox.simulateIncomingCall({ from: '+15557654321' });
+    sandbox.voicemailCall(call.id);
+    await sandbox.idle();
+    // Posted at once, so they may arrive in either order.
+    expect(seen.sort()).toEqual(['call.missed', `voicemail.new:${call.id}:voicemail`]);
+    expect(sandbox.deliveries.map((d) => [d.event.type, d.status]).sort()).toEqual([
+      ['call.missed', 200],
+      ['voicemail.new', 200],
+    ]);
+  });
+
   it('a failing handler gets a 500, the sandbox re-delivers the same event, the retry is processed', async () => {
     const { sandbox, client } = await serveSandbox({ clock: { start: Date.now() } });
     const receiver = new WebhookReceiver({ secret: 'whsec_integration' });

@@ -1,6 +1,6 @@
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
-import { createSandbox, type ListeningSandbox } from 'telephony-sdk/testing';
+import { createSandbox, type ListeningSandbox, type Sandbox } from 'telephony-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const tokenForm = () =>
@@ -9,6 +9,16 @@ const tokenForm = () =>
     client_id: 'sandbox_client_id',
     client_secret: 'sandbox_client_secret',
   });
+
+async function accessToken(sandbox: Sandbox): Promise<string> {
+  const response = await sandbox.fetch('http://x.test/v2/oauth/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: tokenForm().toString(),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
 
 describe('sandbox.fetch', () => {
   it('accepts (url string, init) like the real fetch, and ignores the host and a base path', async () => {
@@ -22,16 +32,57 @@ describe('sandbox.fetch', () => {
     expect(response.headers.get('content-type')).toBe('application/json');
   });
 
-  it('an unknown path is 404 not_found in the shape of its version', async () => {
+  it('an unknown path is 404 not_found in the shape of its version, once authenticated', async () => {
     const sandbox = createSandbox();
-    const v2 = await sandbox.fetch('http://x.test/v2/contacts');
+    const v2 = await sandbox.fetch('http://x.test/v2/contacts', {
+      headers: { authorization: `Bearer ${await accessToken(sandbox)}` },
+    });
     expect(v2.status).toBe(404);
     expect(await v2.json()).toMatchObject({ status: 'error', code: 'not_found' });
-    const v1 = await sandbox.fetch('http://x.test/v1/meetings');
+    const v1 = await sandbox.fetch('http://x.test/v1/meetings', {
+      headers: { authorization: 'Bearer sandbox_api_key' },
+    });
+    expect(v1.status).toBe(404);
     expect(await v1.json()).toMatchObject({
       status: 'error',
       error: { code: 'not_found', status_code: 404 },
     });
+  });
+
+  it('the credential is checked before the route: an unknown path without one is 401, not 404', async () => {
+    const sandbox = createSandbox();
+    const bare = await sandbox.fetch('http://x.test/v2/contacts');
+    expect(bare.status).toBe(401);
+    expect(await bare.json()).toEqual({ status: 'error', code: 'unauthorized', message: expect.any(String) });
+    // v2 with the v1 key, and a method no route has: still the token rules first.
+    const wrongKind = await sandbox.fetch('http://x.test/v2/voicemail', {
+      method: 'PUT',
+      headers: { authorization: 'Bearer sandbox_api_key' },
+    });
+    expect(wrongKind.status).toBe(401);
+    // v1: the API key rules and the v1 error shape.
+    const v1 = await sandbox.fetch('http://x.test/v1/meetings', {
+      headers: { authorization: 'Bearer nope' },
+    });
+    expect(v1.status).toBe(401);
+    expect(await v1.json()).toEqual({
+      status: 'error',
+      error: { code: 'authentication_failed', message: expect.any(String), status_code: 401 },
+    });
+    // An expired token is refused on an unknown path too.
+    const token = await accessToken(sandbox);
+    await sandbox.advance(3_600_000);
+    const expired = await sandbox.fetch('http://x.test/v2/contacts', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(expired.status).toBe(401);
+    expect(((await expired.json()) as { message: string }).message).toMatch(/expired/);
+  });
+
+  it('the token endpoint needs no credential; other methods on its path do', async () => {
+    const sandbox = createSandbox();
+    expect(typeof (await accessToken(sandbox))).toBe('string');
+    expect((await sandbox.fetch('http://x.test/v2/oauth/token')).status).toBe(401);
   });
 
   it('malformed JSON is 400 invalid_parameter', async () => {

@@ -256,6 +256,14 @@ describe('rate limit', () => {
     expect((await send('GET', '/v2/calls/recent', other)).status).toBe(200);
   });
 
+  it('an authenticated request to an unknown path counts; one refused with 401 does not', async () => {
+    const { tokenFor, send } = rawSandbox();
+    const { access_token } = await tokenFor();
+    for (let i = 0; i < 150; i++) expect((await send('GET', '/v2/contacts', 'bad')).status).toBe(401);
+    for (let i = 0; i < 100; i++) expect((await send('GET', '/v2/contacts', access_token)).status).toBe(404);
+    expect((await send('GET', '/v2/calls/recent', access_token)).status).toBe(429);
+  });
+
   it('the token endpoint is not rate limited', async () => {
     const { tokenFor } = rawSandbox();
     for (let i = 0; i < 101; i++) {

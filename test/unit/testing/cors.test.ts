@@ -59,6 +59,21 @@ describe('sandbox.listen({ cors })', () => {
     expect(denied.headers.get('access-control-allow-origin')).toBe('*');
   });
 
+  it('answers a preflight without credentials on any path, an unimplemented one included', async () => {
+    server = await createSandbox().listen({ cors: true });
+    const pre = await fetch(`${server.url}/v2/contacts`, {
+      method: 'OPTIONS',
+      headers: { origin: PAGE_ORIGIN, 'access-control-request-method': 'GET' },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+    // The request itself then needs its credential, like any other (SPEC.md: 401 first).
+    const bare = await fetch(`${server.url}/v2/contacts`, { headers: { origin: PAGE_ORIGIN } });
+    expect(bare.status).toBe(401);
+    expect(bare.headers.get('access-control-allow-origin')).toBe('*');
+    await bare.arrayBuffer();
+  });
+
   it('a string allows that one origin', async () => {
     server = await createSandbox().listen({ cors: PAGE_ORIGIN });
     const pre = await preflight(server.url);

@@ -32,6 +32,18 @@ describe('v1 users', () => {
     });
   });
 
+  it('leaves last_login_at out (never null) of every form: no one logs in to the sandbox', async () => {
+    const { as, create } = v1();
+    const created = await create('Ada', 'ada@example.test');
+    const read = (await as('GET', `/v1/users/${created.id}`)).body.data.user;
+    const updated = (await as('PATCH', `/v1/users/${created.id}`, { status: 'active' })).body.data.user;
+    const [listed] = (await as('GET', '/v1/users')).body.data.users;
+    for (const user of [created, read, updated, listed]) {
+      expect(user).toMatchObject({ id: created.id });
+      expect(Object.keys(user)).not.toContain('last_login_at');
+    }
+  });
+
   it.each<[Record<string, unknown>]>([
     [{ email: 'a@x.test' }],
     [{ name: 'A' }],
@@ -122,7 +134,6 @@ describe('v1 users', () => {
       'created_at',
       'email',
       'id',
-      'last_login_at',
       'name',
       'role',
       'status',

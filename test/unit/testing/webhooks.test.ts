@@ -73,13 +73,30 @@ describe('POST /v2/webhooks', () => {
     [{ events: ['call.incoming'] }],
     [{ url: 'https://example.com/hooks', events: ['call.incoming'] }],
     [{ url: 'http://127.0.0.1:9/h', events: [] }],
-    [{ url: 'http://127.0.0.1:9/h', events: ['call.exploded'] }],
+    [{ url: 'http://127.0.0.1:9/h' }],
+    [{ url: 'http://127.0.0.1:9/h', events: 'call.ended' }],
+    [{ url: 'http://127.0.0.1:9/h', events: ['call.ended', ''] }],
+    [{ url: 'http://127.0.0.1:9/h', events: ['  '] }],
+    [{ url: 'http://127.0.0.1:9/h', events: [42] }],
+    [{ url: 'http://127.0.0.1:9/h', events: [null] }],
+    [{ url: 'http://127.0.0.1:9/h', events: [['call.ended']] }],
+    [{ url: 7, events: ['call.ended'] }],
+    [{ url: 'not a url', events: ['call.ended'] }],
     [{ url: 'http://127.0.0.1:9/h', events: ['call.ended'], secret: 7 }],
   ])('refuses %j with 400 invalid_parameter', async (body) => {
     const { as } = await setup();
     const response = await as('POST', '/v2/webhooks', body);
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('invalid_parameter');
+  });
+
+  it('accepts event types beyond the spec’s main list (it "may not be exhaustive"), e.g. system.alert', async () => {
+    const { sandbox, as } = await setup();
+    const events = ['system.alert', 'call.incoming', 'contact.deleted'];
+    const { status, body } = await as('POST', '/v2/webhooks', { url: 'http://127.0.0.1:9/h', events });
+    expect(status).toBe(200);
+    expect(body.data.webhook.events).toEqual(events);
+    expect(sandbox.webhooks[0]?.events).toEqual(events);
   });
 });
 
@@ -273,20 +290,49 @@ describe('re-delivery schedule and event ids (no socket: deliveryFetch)', () => 
 });
 
 describe('more events', () => {
-  it('DELETE emits call.ended (status ended); voicemail emits call.missed (status voicemail)', async () => {
+  it('DELETE emits call.ended (status ended); voicemail emits call.missed and voicemail.new', async () => {
     const { sandbox, as } = await setup();
     const hook = await receiver([]);
-    await as('POST', '/v2/webhooks', { url: hook.url, events: ['call.missed', 'call.ended'] });
+    await as('POST', '/v2/webhooks', {
+      url: hook.url,
+      events: ['call.missed', 'call.ended', 'voicemail.new'],
+    });
     const id = (await as('POST', '/v2/calls', { to: '+15551234567' })).body.data.call.id;
     await sandbox.advance(2_000);
     await as('DELETE', `/v2/calls/${id}`);
     sandbox.voicemailCall(sandbox.simulateIncomingCall({ from: '+15557654321' }).id);
     await sandbox.idle();
     const events = hook.received.map((r) => JSON.parse(r.body));
-    expect(events.map((e) => [e.type, e.data.call.status])).toEqual([
+    // The two voicemail events are posted at once: their arrival order is not fixed.
+    expect(events.map((e) => [e.type, e.data.call.status]).sort()).toEqual([
       ['call.ended', 'ended'],
       ['call.missed', 'voicemail'],
+      ['voicemail.new', 'voicemail'],
     ]);
+    expect(new Set(events.map((e) => e.id)).size).toBe(3);
+  });
+
+  it('voicemail.new goes only to webhooks subscribed to it, with data.call in the detail form', async () => {
+    const { sandbox, as } = await setup();
+    const voicemail = await receiver([]);
+    const missed = await receiver([]);
+    await as('POST', '/v2/webhooks', { url: voicemail.url, events: ['voicemail.new'], secret: 'vm' });
+    await as('POST', '/v2/webhooks', { url: missed.url, events: ['call.missed'] });
+    sandbox.missCall(sandbox.simulateIncomingCall({ from: '+15557654321' }).id);
+    const left = sandbox.simulateIncomingCall({ from: '+15557654322', userId: 'usr_2' });
+    const detail = sandbox.voicemailCall(left.id);
+    await sandbox.idle();
+    expect(missed.received.map((r) => JSON.parse(r.body).type)).toEqual(['call.missed', 'call.missed']);
+    expect(voicemail.received).toHaveLength(1);
+    const [delivery] = voicemail.received;
+    expect(JSON.parse(delivery?.body ?? '')).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      type: 'voicemail.new',
+      created_at: '2025-01-15T09:00:00.000Z',
+      data: { call: detail },
+    });
+    expect(detail).toMatchObject({ id: left.id, status: 'voicemail', duration: 0, to: { user_id: 'usr_2' } });
+    expect(delivery?.signature).toContain(`v1=${hmac('vm', delivery?.body ?? '')}`);
   });
 
   it('a transfer’s callback_url replaces the call’s; a refused transfer changes nothing', async () => {
