@@ -90,17 +90,18 @@ export class HttpTransport implements Transport {
     let path = request.path;
     let absolute: URL | undefined;
     if (allowAbsolute && /^https?:\/\//.test(path)) {
-      absolute = new URL(path);
-      path = absolute.pathname;
+      const url = new URL(path);
+      absolute = url;
       // The host is checked before the path, so a foreign URL is refused for what it is.
-      const origin = absolute.origin;
-      if (
-        ![this.#baseUrl, this.#baseUrlV1].some(
-          (base) => base !== undefined && new URL(base).origin === origin,
-        )
-      ) {
-        throw refuseOrigin(origin, 'baseUrl or baseUrlV1');
-      }
+      const bases = [this.#baseUrl, this.#baseUrlV1].flatMap((base) =>
+        base !== undefined && new URL(base).origin === url.origin
+          ? [new URL(base).pathname.replace(/\/$/, '')]
+          : [],
+      );
+      if (bases.length === 0) throw refuse(url.origin, 'baseUrl or baseUrlV1');
+      // Under a base with a path prefix (a gateway's /telephony), the API path follows the prefix.
+      const prefix = bases.find((base) => url.pathname.startsWith(`${base}/v`)) ?? '';
+      path = url.pathname.slice(prefix.length);
     }
     const version: ApiVersion | undefined = path.startsWith('/v2/')
       ? 'v2'
@@ -119,8 +120,11 @@ export class HttpTransport implements Transport {
         { path: option, message: `set ${option} to call ${version} paths` },
       ]);
     }
-    if (absolute !== undefined && absolute.origin !== new URL(base).origin) {
-      throw refuseOrigin(absolute.origin, option);
+    if (absolute !== undefined) {
+      const expected = new URL(joinUrl(base, path));
+      // Same host, outside the base's path prefix: not where the credential is meant to go either.
+      if (absolute.origin !== expected.origin || absolute.pathname !== expected.pathname)
+        throw refuse(absolute.origin + absolute.pathname, option);
     }
     const url = absolute !== undefined ? absolute.href : joinUrl(base, path);
     return { version, url: withQuery(url, request.query) };
@@ -315,8 +319,8 @@ export class HttpTransport implements Transport {
   }
 }
 
-function refuseOrigin(origin: string, option: string): ValidationError {
-  return new ValidationError(`Refusing to send credentials to ${origin}: not the ${option} origin`, [
-    { path: 'path', message: `must be on the ${option} origin` },
+function refuse(target: string, option: string): ValidationError {
+  return new ValidationError(`Refusing to send credentials to ${target}: not under ${option}`, [
+    { path: 'path', message: `must be under ${option}` },
   ]);
 }

@@ -64,21 +64,35 @@ function readNumbered(
 }
 
 /**
+ * A page that is not the one asked for means the service ignores the paging parameter: asking again
+ * would return it forever, so the iteration stops with an error rather than loop or end early.
+ */
+function checkAdvanced(operation: string, name: string, asked: QueryValue, answered: number): void {
+  if (asked !== undefined && asked !== answered)
+    throw new TelephonyError(
+      `${operation}: asked for ${name} ${String(asked)}, got ${name} ${answered}; stopping, not looping`,
+    );
+}
+
+/**
  * v2: `data.pagination` with `has_more`; next offset = offset + items received. A page-style object
- * in its place (SPEC.md's short calls example) is tolerated: its `page < pages` decides, the offset
- * still advances by the items received, and the page gets the offset-style fields too, so
- * `page.pagination.has_more` holds for every v2 page.
+ * in its place (SPEC.md's short calls example) is tolerated: its `page < pages` decides, the next
+ * request carries `page` as well as `offset` (a page-style service pages by `page`), and the page
+ * gets the offset-style fields too, so `page.pagination.has_more` holds for every v2 page.
  */
 export const offsetPages: PaginationStrategy<OffsetPagination> = ({ data }, query, received, operation) => {
   const raw = data.pagination as Record<string, unknown> | undefined;
   if (raw !== null && typeof raw === 'object' && !('has_more' in raw) && 'pages' in raw) {
     const numbered = readNumbered(data, 'data.', operation);
+    checkAdvanced(operation, 'page', query.page, numbered.page);
     const offset = typeof query.offset === 'number' ? query.offset : 0;
     const more = numbered.page < numbered.pages;
     const pagination = { ...numbered, limit: numbered.per_page, offset, has_more: more };
-    return { pagination, next: more ? { ...query, offset: offset + received } : undefined };
+    const next = { ...query, offset: offset + received, page: numbered.page + 1 };
+    return { pagination, next: more ? next : undefined };
   }
   const pagination = parseResponse(OffsetPaginationSchema, raw, operation, 'data.pagination');
+  checkAdvanced(operation, 'offset', query.offset, pagination.offset);
   return {
     pagination,
     next: pagination.has_more ? { ...query, offset: pagination.offset + received } : undefined,
@@ -94,6 +108,7 @@ export const numberedPages: PaginationStrategy<NumberedPagination> = (
 ) => {
   const inside = body.pagination === undefined && data.pagination !== undefined;
   const pagination = inside ? readNumbered(data, 'data.', operation) : readNumbered(body, '', operation);
+  checkAdvanced(operation, 'page', query.page, pagination.page);
   return {
     pagination,
     next: pagination.page < pagination.pages ? { ...query, page: pagination.page + 1 } : undefined,

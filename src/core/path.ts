@@ -12,9 +12,10 @@ export function path(strings: TemplateStringsArray, ...ids: Array<string | numbe
     const raw: unknown = ids[i];
     // From JavaScript an object or `undefined` would otherwise become "[object Object]" or "undefined".
     if (typeof raw !== 'string' && typeof raw !== 'number') {
-      throw new ValidationError(`Invalid path parameter: expected an id string, got ${describe(raw)}`, [
-        { path: '', message: 'an id must be a string' },
-      ]);
+      throw new ValidationError(
+        `Invalid path parameter: expected an id string, got ${raw === null ? 'null' : typeof raw}`,
+        [{ path: '', message: 'an id must be a string' }],
+      );
     }
     const id = String(raw);
     if (id === '' || id === '.' || id === '..') {
@@ -25,10 +26,4 @@ export function path(strings: TemplateStringsArray, ...ids: Array<string | numbe
     out += encodeURIComponent(id) + (strings[i + 1] ?? '');
   }
   return out;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object (pass its id)' : typeof value;
 }

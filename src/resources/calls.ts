@@ -180,8 +180,6 @@ export const ListRecentCallsParamsSchema = z.strictObject({
   to: z.optional(isoDate()),
   /** Administrators only. */
   user_id: z.optional(z.string()),
-  /** Fields to return (format not documented by the service). */
-  fields: z.optional(z.string()),
 });
 /**
  * Filters of `calls.listRecent`; all optional. Unknown keys reject with `ValidationError`.

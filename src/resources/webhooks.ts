@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { runOperation } from '../core/operation.js';
+import { ResponseValidationError } from '../core/errors.js';
+import { validateParams } from '../core/schema.js';
 import type { RequestOptions } from '../core/transport.js';
 import type { WebhookEventType } from '../webhooks/events.js';
 import { APIResource } from './resource.js';
@@ -25,32 +26,35 @@ export interface CreateWebhookParams extends Omit<z.input<typeof CreateWebhookPa
   events: (WebhookEventType | (string & {}))[];
 }
 
-/** The `data` payload of `POST /v2/webhooks`, as returned: its shape is not documented, so it stays open. */
-export const CreatedWebhookSchema = z.record(z.string(), z.unknown());
 /**
- * The `data` payload `webhooks.create` resolves to, as the service returned it (shape not documented).
- * @useDeclaredType
+ * The `data` payload `webhooks.create` resolves to, as the service returned it (shape not documented):
+ * the body's `data` object, else the body itself when it is an object, else `{}`.
  */
-export type CreatedWebhook = z.infer<typeof CreatedWebhookSchema>;
+export type CreatedWebhook = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Webhook registrations (v2). */
 export class Webhooks extends APIResource {
   /**
    * Registers a webhook; resolves to the service's `data` payload as returned. Verify its deliveries
-   * with `verifyWebhook` or `WebhookReceiver` and the same `secret`.
+   * with `verifyWebhook` or `WebhookReceiver` and the same `secret`. Any 2xx answer resolves, whatever
+   * its body (SPEC.md does not show it): the webhook exists by then, and an error would invite a
+   * second registration.
    * @throws {ValidationError} (a rejection, nothing sent) when `url` is not absolute or `events` is empty.
    */
   async create(params: CreateWebhookParams, options?: RequestOptions): Promise<CreatedWebhook> {
-    return runOperation(
-      this.transport,
-      {
-        method: 'POST',
-        path: '/v2/webhooks',
-        body: { schema: CreateWebhookParamsSchema, value: params },
-        data: CreatedWebhookSchema,
-        result: (data) => data,
-      },
-      options,
-    );
+    const operation = 'POST /v2/webhooks';
+    const body = validateParams(CreateWebhookParamsSchema, params, operation);
+    const answer = await this.transport
+      .send({ method: 'POST', path: '/v2/webhooks', body }, options)
+      // Only a 2xx body that is not JSON rejects with this; error statuses reject before reading.
+      .catch((error: unknown) => {
+        if (error instanceof ResponseValidationError) return undefined;
+        throw error;
+      });
+    const data = isRecord(answer) && isRecord(answer.data) ? answer.data : answer;
+    return isRecord(data) ? data : {};
   }
 }

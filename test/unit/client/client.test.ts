@@ -146,6 +146,23 @@ describe('request() escape hatch', () => {
     ).rejects.toBeInstanceOf(ValidationError);
   });
 
+  it('download() under a base URL with a path prefix: the prefixed URL is used, one outside it refused', async () => {
+    server.use(
+      tokenHandler(),
+      http.get(`${BASE}/telephony/v2/calls/c1/recording`, () => new HttpResponse(new Uint8Array([7]))),
+    );
+    const client = testClient({ baseUrl: `${BASE}/telephony`, accessToken: 'tok' });
+    const response = await client.calls.downloadRecording(`${BASE}/telephony/v2/calls/c1/recording?sig=abc`);
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(new Uint8Array([7]));
+    const outside = await client.calls
+      .downloadRecording(`${BASE}/v2/calls/c1/recording?sig=abc`)
+      .catch((e: unknown) => e);
+    expect(outside).toBeInstanceOf(ValidationError);
+    expect((outside as Error).message).toBe(
+      `Refusing to send credentials to ${new URL(BASE).origin}/v2/calls/c1/recording: not under baseUrl`,
+    );
+  });
+
   it('download() streams a recording on the configured origin only', async () => {
     server.use(
       tokenHandler(),
@@ -159,11 +176,11 @@ describe('request() escape hatch', () => {
     ).rejects.toBeInstanceOf(ValidationError);
     // A foreign host is refused as such, whatever its path looks like.
     await expect(client.calls.downloadRecording('https://cdn.evil.test/rec.mp3')).rejects.toThrow(
-      'Refusing to send credentials to https://cdn.evil.test: not the baseUrl or baseUrlV1 origin',
+      'Refusing to send credentials to https://cdn.evil.test: not under baseUrl or baseUrlV1',
     );
     // The v1 origin does not take a v2 recording's credential.
     await expect(client.calls.downloadRecording(`${BASE_V1}/v2/recordings/r1.mp3`)).rejects.toThrow(
-      `Refusing to send credentials to ${new URL(BASE_V1).origin}: not the baseUrl origin`,
+      `Refusing to send credentials to ${new URL(BASE_V1).origin}/v2/recordings/r1.mp3: not under baseUrl`,
     );
   });
 });

@@ -14,10 +14,10 @@ describe('path``', () => {
   });
 
   it.each([
-    [{ id: 'call_1' }, 'an object (pass its id)'],
+    [{ id: 'call_1' }, 'object'],
     [undefined, 'undefined'],
     [null, 'null'],
-    [['a'], 'an array'],
+    [['a'], 'object'],
   ])('rejects the non-string id %o from JavaScript, naming what it got', (id, got) => {
     expect(() => path`/v2/calls/${id as unknown as string}`).toThrow(
       `Invalid path parameter: expected an id string, got ${got}`,

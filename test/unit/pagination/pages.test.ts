@@ -244,3 +244,46 @@ describe('v1 numbered pagination', () => {
     });
   });
 });
+
+describe('a service that ignores the paging parameter', () => {
+  const drain = async (pages: AsyncIterable<unknown>) => {
+    let items = 0;
+    const error = await (async () => {
+      for await (const _ of pages) items++;
+    })().catch((e: unknown) => e);
+    return { items, error };
+  };
+
+  it('v2 offset: an answer for another offset stops the loop with an error, after one repeat', async () => {
+    const { transport, requests } = fakeTransport(() =>
+      recentCallsBody(ids('call_', 0, 2), { total: 10, limit: 2, offset: 0, has_more: true }),
+    );
+    const { items, error } = await drain(new Calls(transport).listRecent({ limit: 2 }));
+    expect(error).toBeInstanceOf(TelephonyError);
+    expect((error as Error).message).toBe(
+      'GET /v2/calls/recent: asked for offset 2, got offset 0; stopping, not looping',
+    );
+    expect([items, requests.length]).toEqual([2, 2]);
+  });
+
+  it('v2 page style: the next request carries page too, and page 1 again stops the loop', async () => {
+    const { transport, requests } = fakeTransport(() =>
+      recentCallsPagedBody(ids('call_', 0, 2), { total: 4, page: 1, per_page: 2, pages: 2 }),
+    );
+    const { items, error } = await drain(new Calls(transport).listRecent({ limit: 2 }));
+    expect(requests[1]?.query).toMatchObject({ offset: 2, page: 2 });
+    expect((error as Error).message).toMatch(/asked for page 2, got page 1/);
+    expect([items, requests.length]).toEqual([2, 2]);
+  });
+
+  it('v1: page 1 answered to a request for page 2 stops the loop', async () => {
+    const { transport, requests } = fakeTransport(() =>
+      usersPageBody(ids('user_', 0, 2), { total: 4, page: 1, per_page: 2, pages: 2 }),
+    );
+    const { items, error } = await drain(new Users(transport).list({ per_page: 2 }));
+    expect((error as Error).message).toBe(
+      'GET /v1/users: asked for page 2, got page 1; stopping, not looping',
+    );
+    expect([items, requests.length]).toEqual([2, 2]);
+  });
+});

@@ -1,3 +1,4 @@
+import { HttpResponse, http } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { statsBody } from '../../fixtures/calls.js';
 import { BASE, testClient, tokenHandler } from '../../helpers/client.js';
@@ -73,6 +74,33 @@ describe('webhooks.create', () => {
       description: 'CRM',
     });
     expect(result).toEqual(data);
+  });
+
+  it('resolves on any 2xx whatever the body: the webhook exists, and an error would invite a duplicate', async () => {
+    const answers: Array<[() => Response, unknown]> = [
+      [() => new HttpResponse(null, { status: 201 }), {}],
+      [() => new HttpResponse(null, { status: 204 }), {}],
+      [() => new HttpResponse('created', { status: 201 }), {}],
+      [() => HttpResponse.json({ status: 'success' }, { status: 201 }), { status: 'success' }],
+      [
+        () => HttpResponse.json({ id: 'wh_1', url: 'https://example.com/hooks' }),
+        { id: 'wh_1', url: 'https://example.com/hooks' },
+      ],
+      [() => HttpResponse.json([1]), {}],
+    ];
+    for (const [answer, expected] of answers) {
+      let posts = 0;
+      server.use(
+        http.post(`${BASE}/v2/webhooks`, () => {
+          posts++;
+          return answer();
+        }),
+      );
+      await expect(
+        testClient().webhooks.create({ url: 'https://example.com/hooks', events: ['call.incoming'] }),
+      ).resolves.toEqual(expected);
+      expect(posts).toBe(1);
+    }
   });
 
   it('refuses a relative url and an empty events list', async () => {
