@@ -46,6 +46,13 @@ function isIsoDate(text: string): boolean {
 export const e164 = () =>
   z.string().check(z.regex(E164, { error: 'must be an E.164 number like +14155550123' }));
 
+/**
+ * An e-mail address, checked only for its shape (`local@domain`, no spaces): SPEC.md types it as a
+ * string, and a stricter pattern refuses real addresses (`josé@example.com`, `user@例え.jp`).
+ */
+export const emailAddress = () =>
+  z.string().check(z.regex(/^[^\s@]+@[^\s@]+$/, { error: 'must be an e-mail address' }));
+
 const ISO_DATE_ERROR = 'must be an ISO 8601 date like 2024-01-31 or 2024-01-31T09:00:00Z';
 
 /** An ISO 8601 date or date-time string, or a valid `Date` (sent as ISO 8601). */

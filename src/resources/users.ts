@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { runOperation } from '../core/operation.js';
 import { listPages, type NumberedPagination, numberedPages, type PagePromise } from '../core/pagination.js';
 import { path } from '../core/path.js';
-import { intBetween, openEnum } from '../core/schema.js';
+import { emailAddress, intBetween, openEnum } from '../core/schema.js';
 import type { RequestOptions } from '../core/transport.js';
 import { APIResource } from './resource.js';
 
@@ -97,7 +97,7 @@ export const CreateUserParamsSchema = z.strictObject({
   /** Full name, not empty. */
   name: nonEmpty(),
   /** E-mail address. */
-  email: z.email({ error: 'must be an e-mail address' }),
+  email: emailAddress(),
   /** Default `user`. */
   role: z.optional(z.enum(ROLES)),
   ...editable,
@@ -114,7 +114,7 @@ export const UpdateUserParamsSchema = z.strictObject({
   /** Full name, not empty. */
   name: z.optional(nonEmpty()),
   /** E-mail address. */
-  email: z.optional(z.email({ error: 'must be an e-mail address' })),
+  email: z.optional(emailAddress()),
   /** `admin`, `user` or `guest`. */
   role: z.optional(z.enum(ROLES)),
   /** `active` or `inactive`. */

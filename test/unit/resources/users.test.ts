@@ -108,6 +108,16 @@ describe('users (v1, API key)', () => {
     expect(seen).toHaveLength(0);
   });
 
+  it('takes any local@domain address, international ones included, and refuses what is not one', async () => {
+    route('post', `${BASE_V1}/v1/users`, () => ({ status: 'success', data: { user: fullUser('usr_1') } }));
+    for (const email of ['josé@example.com', 'user@例え.jp', 'ops@localhost'])
+      await expect(testClient().users.create({ name: 'n', email })).resolves.toMatchObject({ id: 'usr_1' });
+    for (const email of ['nope', 'a b@example.com', '@example.com', 'a@'])
+      await expect(testClient().users.create({ name: 'n', email })).rejects.toMatchObject({
+        issues: [{ path: 'email', message: 'must be an e-mail address' }],
+      });
+  });
+
   it('create requires name and email', async () => {
     await expect(testClient().users.create({ name: '', email: 'nope' })).rejects.toMatchObject({
       name: 'ValidationError',
