@@ -193,6 +193,7 @@ describe('WebhookReceiver.handle', () => {
     r.once('*', router.onCall as (event: WebhookEvent) => void, router);
     expect((await r.handle(delivery())).status).toBe(200);
     expect(router.seen).toEqual(['evt_1', 'evt_1']);
+    expect([r.listenerCount('call.incoming'), r.listenerCount('*')]).toEqual([1, 0]);
   });
 
   it('a handler that never settles answers 500 after handlerTimeout and frees the id for the re-delivery', async () => {
