@@ -124,6 +124,8 @@ export interface ListSpec<Item extends z.core.$ZodType, P extends Pagination> {
   items: string;
   itemSchema: Item;
   pagination: PaginationStrategy<P>;
+  /** Rewrites the raw items in place before they are checked (a documented variant of the wire form). */
+  normalize?: (items: unknown) => void;
 }
 
 /**
@@ -251,6 +253,7 @@ export function listPages<Item extends z.core.$ZodType, P extends Pagination>(
   const fetchPage = async (query: Query): Promise<Page<z.output<Item>, P>> => {
     const answer = await transport.send({ method: spec.method, path: spec.path, query }, options);
     const envelope = unwrapSuccess(answer, operation);
+    spec.normalize?.(envelope.data[spec.items]);
     const items = parseResponse(itemsSchema, envelope.data[spec.items], operation, `data.${spec.items}`);
     const { pagination, next } = spec.pagination(envelope, query, items.length, operation);
     // An empty page ends the list whatever the server says.

@@ -69,6 +69,17 @@ export const CallSchema = z.looseObject({
  */
 export interface Call extends z.infer<typeof CallSchema> {}
 
+/**
+ * SPEC.md's short list form gives `from` and `to` as plain number strings: they are read as parties
+ * (`{ number }`), so `call.from.number` holds for every list answer.
+ */
+function shortFormParties(calls: unknown): void {
+  if (Array.isArray(calls))
+    for (const call of calls as Array<Record<string, unknown> | null>)
+      for (const end of ['from', 'to'])
+        if (typeof call?.[end] === 'string') call[end] = { number: call[end] };
+}
+
 /** A call in detail form (`GET /v2/calls/{call_id}`). */
 export const CallDetailSchema = z.looseObject({
   ...CallSchema.shape,
@@ -258,6 +269,7 @@ export class Calls extends APIResource {
         items: 'calls',
         itemSchema: CallSchema,
         pagination: offsetPages,
+        normalize: shortFormParties,
       },
       options,
     );
