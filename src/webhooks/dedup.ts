@@ -4,6 +4,14 @@ export interface DedupStore {
   has(id: string): boolean | Promise<boolean>;
   /** Remembers `id` for `ttlSeconds` **seconds**; called only after every handler succeeded. */
   add(id: string, ttlSeconds: number): void | Promise<void>;
+  /**
+   * Optional, for several instances sharing the store: atomically marks `id` as being processed for
+   * `leaseSeconds` (Redis `SET … NX EX`) and says whether this caller got it. Without it, a
+   * re-delivery reaching a second instance while the first still runs the handlers runs them there too.
+   */
+  claim?(id: string, leaseSeconds: number): boolean | Promise<boolean>;
+  /** Optional, with `claim`: drops the claim after a failure, so the re-delivery runs the handlers. */
+  release?(id: string): void | Promise<void>;
 }
 
 /** Options of {@link MemoryDedupStore}. */

@@ -39,9 +39,10 @@ export interface HandleResult {
   event?: WebhookEvent;
   /**
    * Why it was not a plain success: a verification reason, `duplicate` (200, handlers not run),
+   * `in_progress` (500: another instance holds the id's claim, see `DedupStore.claim`),
    * `handler_error` (500) or `store_error` (500: the dedup store threw, so the service will re-deliver).
    */
-  reason?: WebhookVerificationReason | 'duplicate' | 'handler_error' | 'store_error';
+  reason?: WebhookVerificationReason | 'duplicate' | 'in_progress' | 'handler_error' | 'store_error';
 }
 
 /**
@@ -182,9 +183,17 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
 
   async #process(event: WebhookEvent): Promise<HandleResult> {
     const { id, type } = event;
-    if (await this.#store.has(id)) {
+    const store = this.#store;
+    const { dedupTtl = 86_400, handlerTimeout = 30 } = this.#options;
+    const duplicate = (): HandleResult => {
       this.#notify('duplicate', { id, type });
       return { status: 200, event, reason: 'duplicate' };
+    };
+    if (await store.has(id)) return duplicate();
+    // The lease outlives one processing attempt (handlerTimeout) and nothing longer than the ttl.
+    if (store.claim && !(await store.claim(id, Math.ceil(Math.min(handlerTimeout, dedupTtl))))) {
+      // Another instance holds the id, or finished it since `has`: a 500 makes the service come back.
+      return (await store.has(id)) ? duplicate() : { status: 500, event, reason: 'in_progress' };
     }
     // Called here rather than through emit(), which drops their promises. Read from eventemitter3's
     // registry to keep each listener's context and `once` flag. A type without a dot is never an
@@ -197,13 +206,28 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
       listeners.map(async ({ fn, context }) => fn.call(context, event)),
     );
     const failed = outcomes.find((outcome) => outcome.status === 'rejected');
-    if (failed) return this.#failed(event, 'handler_error', failed.reason);
-    await this.#store.add(id, Math.ceil(this.#options.dedupTtl ?? 86_400));
+    if (failed) {
+      await this.#release(id);
+      return this.#failed(event, 'handler_error', failed.reason);
+    }
+    try {
+      await store.add(id, Math.ceil(dedupTtl));
+    } catch (error) {
+      await this.#release(id);
+      throw error;
+    }
     // A `once` listener is spent by an event that succeeded, so a failed one runs again on re-delivery.
     for (const name of names)
       for (const { fn, context, once } of listeners)
         if (once) this.removeListener(name as 'call.incoming', fn, context, true);
     return { status: 200, event };
+  }
+
+  /** A release that fails leaves the claim to its lease, which expires: nothing to do here. */
+  async #release(id: string): Promise<void> {
+    try {
+      await this.#store.release?.(id);
+    } catch {}
   }
 
   #failed(event: WebhookEvent, reason: 'handler_error' | 'store_error', error: unknown): HandleResult {

@@ -38,8 +38,9 @@ const PREAMBLE: Record<string, string> = {
   crm: `declare const crm: { ring(number: string): Promise<void> };`,
   log: `declare function log(message: string): void;`,
   redis: `declare const redis: {
-    exists(key: string): Promise<number>;
-    set(key: string, value: string, options: { EX: number }): Promise<string | null>;
+    get(key: string): Promise<string | null>;
+    set(key: string, value: string, options: { EX: number; NX?: boolean }): Promise<string | null>;
+    del(key: string): Promise<number>;
   };`,
 };
 

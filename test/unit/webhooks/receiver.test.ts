@@ -291,6 +291,68 @@ describe('WebhookReceiver.handle', () => {
         );
   });
 
+  it('with a claiming store shared by two instances, a re-delivery to the second while the first runs answers 500 in_progress, then 200 duplicate', async () => {
+    const keys = new Map<string, string>();
+    const leases: number[] = [];
+    const shared = {
+      has: async (id: string) => keys.get(id) === 'done',
+      add: async (id: string) => void keys.set(id, 'done'),
+      claim: async (id: string, lease: number) => {
+        leases.push(lease);
+        if (keys.has(id)) return false;
+        keys.set(id, 'processing');
+        return true;
+      },
+      release: async (id: string) => void keys.delete(id),
+    };
+    let runs = 0;
+    let finish = () => {};
+    const a = receiver({ store: shared, handlerTimeout: 20 }).r;
+    const b = receiver({ store: shared, handlerTimeout: 20 }).r;
+    for (const r of [a, b])
+      r.on('call.incoming', () => {
+        runs++;
+        return new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+      });
+    const first = a.handle(delivery());
+    await vi.waitFor(() => expect(runs).toBe(1));
+    expect(await b.handle(delivery())).toMatchObject({ status: 500, reason: 'in_progress' });
+    finish();
+    expect((await first).status).toBe(200);
+    expect(await b.handle(delivery())).toMatchObject({ status: 200, reason: 'duplicate' });
+    expect(runs).toBe(1);
+    expect(leases[0]).toBe(20);
+  });
+
+  it('a claim is released when a handler or add() fails, so the re-delivery runs on any instance', async () => {
+    const keys = new Map<string, string>();
+    let addFails = true;
+    const shared = {
+      has: (id: string) => keys.get(id) === 'done',
+      add: (id: string) => {
+        if (addFails) throw new Error('redis down');
+        keys.set(id, 'done');
+      },
+      claim: (id: string) => !keys.has(id) && Boolean(keys.set(id, 'processing')),
+      release: (id: string) => void keys.delete(id),
+    };
+    let handlerFails = true;
+    const a = receiver({ store: shared }).r;
+    const b = receiver({ store: shared }).r;
+    for (const r of [a, b])
+      r.on('call.incoming', () => {
+        if (handlerFails) throw new Error('db down');
+      });
+    expect(await a.handle(delivery())).toMatchObject({ status: 500, reason: 'handler_error' });
+    handlerFails = false;
+    expect(await b.handle(delivery())).toMatchObject({ status: 500, reason: 'store_error' });
+    addFails = false;
+    expect(await a.handle(delivery())).toMatchObject({ status: 200 });
+    expect(keys.get('evt_1')).toBe('done');
+  });
+
   it('uses an async user store (e.g. Redis) with the configured ttl', async () => {
     const calls: unknown[] = [];
     const ids = new Set<string>();
