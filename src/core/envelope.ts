@@ -7,7 +7,8 @@ export interface SuccessEnvelope {
   body: Record<string, unknown>;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** A plain JSON object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

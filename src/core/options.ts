@@ -114,10 +114,10 @@ function checkNumber(option: string, value: unknown, integer: boolean): void {
   if (integer && !Number.isInteger(value)) fail(option, 'must be an integer');
 }
 
-/** A timeout of 0 would fail every request at once. */
+/** 0, or more than a timer can hold (2³¹−1 ms, which timers treat as 1 ms), would fail every request at once. */
 function checkTimeout(value: unknown): void {
   checkNumber('timeout', value, false);
-  if (value === 0) fail('timeout', 'must be more than 0 ms');
+  if (value === 0 || (value as number) > 2 ** 31 - 1) fail('timeout', 'must be between 1 and 2147483647 ms');
 }
 
 /** Validates the per-call options before anything is sent; the message names the option. */

@@ -31,17 +31,21 @@ function scrub(value: unknown, secrets: readonly string[]): unknown {
 const WORD = /[A-Za-z0-9_]/;
 
 /**
- * `text` with each whole occurrence of `secret` replaced: one glued to a letter, digit or `_` is part
- * of another word, so a placeholder secret such as `parameter` or `b` leaves `invalid_parameter`
- * and `forbidden` alone (error codes stay matchable). Scanned by hand rather than with a lookbehind
- * RegExp, which older Safari cannot parse.
+ * `text` with each occurrence of `secret` replaced. A credential of real length (16 characters or
+ * more) is replaced wherever it appears; a shorter one — a placeholder such as `parameter` or `b` —
+ * only as a whole word, so `invalid_parameter` and `forbidden` stay matchable. A `%XX` escape
+ * before it counts as a word boundary (`Bearer%20<token>`). Scanned by hand rather than with a
+ * lookbehind RegExp, which older Safari cannot parse.
  */
 function replaceWhole(text: string, secret: string): string {
+  const anywhere = secret.length >= 16;
   let out = '';
   let from = 0;
   for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
     const end = at + secret.length;
-    if (at < from || glued(text[at - 1], secret[0]) || glued(text[end], secret[secret.length - 1])) continue;
+    const escaped = text[at - 3] === '%' && /^[\dA-F]{2}$/i.test(text.slice(at - 2, at));
+    const gluedBefore = !escaped && glued(text[at - 1], secret[0]);
+    if (at < from || (!anywhere && (gluedBefore || glued(text[end], secret[secret.length - 1])))) continue;
     out += text.slice(from, at) + REDACTED;
     from = end;
   }

@@ -122,7 +122,9 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
     checkSettings(options.secret, options);
     for (const name of ['dedupTtl', 'handlerTimeout', 'maxBodyBytes'] as const) {
       const value = options[name];
-      if (value !== undefined && !(value > 0)) throw new TelephonyError(`${name} must be a positive number`);
+      // An infinite ttl would reach the store as Infinity (Redis EX refuses it: every delivery a 500).
+      if (value !== undefined && !(value > 0 && (name !== 'dedupTtl' || value < Number.POSITIVE_INFINITY)))
+        throw new TelephonyError(`${name} must be a positive number`);
     }
     this.#options = options;
     this.#store = options.store ?? new MemoryDedupStore();
@@ -158,19 +160,22 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
     let pending = this.#inFlight.get(event.id);
     if (!pending) {
       const seconds = this.#options.handlerTimeout ?? 30;
+      // Past the timeout the answer is given: what the attempt does later must not report or release again.
+      const attempt = { over: false };
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timedOut = new Promise<HandleResult>((resolve) => {
         // Beyond setTimeout's 24.8-day range (Infinity included) it would fire at once: no timer then.
         if (seconds * 1000 > 2 ** 31 - 1) return;
         timer = setTimeout(() => {
           const error = new TelephonyError(`event ${event.id} was not processed within ${seconds} s`);
-          resolve(this.#failed(event, 'handler_error', error));
+          resolve(this.#failed(event, 'handler_error', error, attempt));
+          attempt.over = true;
         }, seconds * 1000);
         (timer as { unref?: () => void }).unref?.();
       });
       // Handler failures are settled inside #process: what rejects here is the store.
-      const processed = this.#process(event).catch((error: unknown) =>
-        this.#failed(event, 'store_error', error),
+      const processed = this.#process(event, attempt).catch((error: unknown) =>
+        this.#failed(event, 'store_error', error, attempt),
       );
       pending = Promise.race([processed, timedOut]).finally(() => {
         clearTimeout(timer);
@@ -181,7 +186,7 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
     return pending;
   }
 
-  async #process(event: WebhookEvent): Promise<HandleResult> {
+  async #process(event: WebhookEvent, attempt: { over: boolean }): Promise<HandleResult> {
     const { id, type } = event;
     const store = this.#store;
     const { dedupTtl = 86_400, handlerTimeout = 30 } = this.#options;
@@ -195,54 +200,80 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
       // Another instance holds the id, or finished it since `has`: a 500 makes the service come back.
       return (await store.has(id)) ? duplicate() : { status: 500, event, reason: 'in_progress' };
     }
-    // Called here rather than through emit(), which drops their promises. Read from eventemitter3's
-    // registry to keep each listener's context and `once` flag. A type without a dot is never an
-    // event type, so a signed `type: 'handler_error'` reaches only the catch-all.
-    const names = type.includes('.') ? [type, '*'] : ['*'];
+    // Called here rather than through emit(), which drops their promises. A type without a dot is
+    // never an event type, so a signed `type: 'handler_error'` reaches only the catch-all. A `once`
+    // listener is taken out now (a concurrent event does not run it too) and put back if this event
+    // fails, so the re-delivery runs it.
+    const listeners = (type.includes('.') ? [type, '*'] : ['*']).flatMap((name) => this.#take(name));
+    let done = false;
+    try {
+      const outcomes = await Promise.allSettled(
+        listeners.map(async ({ fn, context }) => fn.call(context, event)),
+      );
+      const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+      if (failed) {
+        await this.#release(id, attempt);
+        return this.#failed(event, 'handler_error', failed.reason, attempt);
+      }
+      try {
+        await store.add(id, Math.ceil(dedupTtl));
+      } catch (error) {
+        await this.#release(id, attempt);
+        throw error;
+      }
+      done = true;
+      return { status: 200, event };
+    } finally {
+      if (!done)
+        for (const { name, fn, context, once } of listeners)
+          if (once) this.once(name as 'call.incoming', fn, context);
+    }
+  }
+
+  /**
+   * The listeners of `name`, read from eventemitter3's registry to keep each one's context and
+   * `once` flag; the `once` ones are removed as they are taken.
+   */
+  #take(name: string): Array<Listener & { name: string }> {
     const registry = (this as unknown as { _events: Record<string, Listener | Listener[] | undefined> })
       ._events;
-    const listeners = names.flatMap((name) => [registry[(EventEmitter.prefixed || '') + name] ?? []].flat());
-    const outcomes = await Promise.allSettled(
-      listeners.map(async ({ fn, context }) => fn.call(context, event)),
-    );
-    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
-    if (failed) {
-      await this.#release(id);
-      return this.#failed(event, 'handler_error', failed.reason);
-    }
-    try {
-      await store.add(id, Math.ceil(dedupTtl));
-    } catch (error) {
-      await this.#release(id);
-      throw error;
-    }
-    // A `once` listener is spent by an event that succeeded, so a failed one runs again on re-delivery.
-    for (const name of names)
-      for (const { fn, context, once } of listeners)
-        if (once) this.removeListener(name as 'call.incoming', fn, context, true);
-    return { status: 200, event };
+    const listeners = [registry[(EventEmitter.prefixed || '') + name] ?? []].flat();
+    for (const { fn, context, once } of listeners)
+      if (once) this.removeListener(name as 'call.incoming', fn, context, true);
+    return listeners.map((listener) => ({ ...listener, name }));
   }
 
   /** A release that fails leaves the claim to its lease, which expires: nothing to do here. */
-  async #release(id: string): Promise<void> {
+  async #release(id: string, attempt: { over: boolean }): Promise<void> {
+    // After the timeout another instance may hold the id (or have finished it): never delete that.
+    if (attempt.over) return;
     try {
       await this.#store.release?.(id);
     } catch {}
   }
 
-  #failed(event: WebhookEvent, reason: 'handler_error' | 'store_error', error: unknown): HandleResult {
-    this.#notify(reason, { id: event.id, type: event.type, error });
+  #failed(
+    event: WebhookEvent,
+    reason: 'handler_error' | 'store_error',
+    error: unknown,
+    attempt: { over: boolean },
+  ): HandleResult {
+    if (!attempt.over) this.#notify(reason, { id: event.id, type: event.type, error });
     return { status: 500, event, reason };
   }
 
-  /** Observability listeners must not change the answer: one that throws is ignored. */
+  /**
+   * Observability listeners must not change the answer: one that throws, or returns a promise that
+   * rejects, is ignored (an unhandled rejection would end the process).
+   */
   #notify<Name extends 'verification_failed' | 'duplicate' | 'handler_error' | 'store_error'>(
     name: Name,
     info: Parameters<WebhookReceiverEvents[Name]>[0],
   ): void {
-    try {
-      (this.emit as (name: string, info: unknown) => boolean)(name, info);
-    } catch {}
+    for (const { fn, context } of this.#take(name))
+      try {
+        Promise.resolve((fn as (info: unknown) => unknown).call(context, info)).catch(() => {});
+      } catch {}
   }
 
   /** For `(Request) => Promise<Response>` frameworks: Hono, Next.js route handlers, Bun, Deno, Workers. */

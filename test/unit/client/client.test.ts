@@ -17,6 +17,7 @@ describe('options', () => {
     [{ clientSecret: undefined }, 'clientSecret'],
     [{ scope: 3 as unknown as string }, 'scope'],
     [{ timeout: 0 }, 'timeout'],
+    [{ timeout: 2 ** 31 }, 'timeout'],
     [{ baseUrl: 'https://api.example.com/v2' }, 'baseUrl'],
     [{ baseUrl: 'https://api.example.com/v2/' }, 'baseUrl'],
     [{ baseUrlV1: 'https://legacy.example.com/v1' }, 'baseUrlV1'],
@@ -40,6 +41,7 @@ describe('options', () => {
     [{ maxRetryAfter: Number.POSITIVE_INFINITY }, 'maxRetryAfter'],
     [{ signal: 'stop' as unknown as AbortSignal }, 'signal'],
     [{ timeout: 0 }, 'timeout'],
+    [{ timeout: Number.MAX_SAFE_INTEGER }, 'timeout'],
     [{ retries: 0 } as object, 'retries'],
   ])('rejects per-call %o naming %s, before any request is sent', async (options, option) => {
     let sent = 0;

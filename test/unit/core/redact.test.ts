@@ -26,6 +26,16 @@ describe('redact', () => {
     expect(redact('key=%2Babc', ['+abc'])).toBe('key=[redacted]');
   });
 
+  it('a credential of real length is replaced anywhere, and after a %XX escape whatever its length', () => {
+    const token = 'tok_1234567890abcdef';
+    expect(redact(`Authorization%3A%20Bearer%20${token}`, [token])).toBe(
+      'Authorization%3A%20Bearer%20[redacted]',
+    );
+    expect(redact(`client_secret%3D${token}%26x`, [token])).toBe('client_secret%3D[redacted]%26x');
+    expect(redact(`Bearer${token}x`, [token])).toBe('Bearer[redacted]x');
+    expect(redact('body%3Dshort1%26', ['short1'])).toBe('body%3D[redacted]%26');
+  });
+
   it('an empty credential changes nothing (and does not loop)', () => {
     expect(redact('text', [''])).toBe('text');
     expect(redact({ a: 1 }, [])).toEqual({ a: 1 });

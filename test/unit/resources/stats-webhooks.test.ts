@@ -103,6 +103,21 @@ describe('webhooks.create', () => {
     }
   });
 
+  it('a malformed token answer still rejects: nothing was created, so nothing resolves', async () => {
+    let posts = 0;
+    server.use(
+      http.post(`${BASE}/v2/oauth/token`, () => new HttpResponse('<html>login</html>', { status: 200 })),
+      http.post(`${BASE}/v2/webhooks`, () => {
+        posts++;
+        return HttpResponse.json({ status: 'success', data: {} });
+      }),
+    );
+    await expect(
+      testClient().webhooks.create({ url: 'https://example.com/hooks', events: ['call.incoming'] }),
+    ).rejects.toMatchObject({ name: expect.stringMatching(/Error$/) });
+    expect(posts).toBe(0);
+  });
+
   it('refuses a relative url and an empty events list', async () => {
     await expect(testClient().webhooks.create({ url: '/hooks', events: [] })).rejects.toMatchObject({
       issues: [

@@ -285,7 +285,7 @@ describe('WebhookReceiver.handle', () => {
 
   it('refuses settings that would break every delivery', () => {
     for (const option of ['dedupTtl', 'handlerTimeout', 'maxBodyBytes'] as const)
-      for (const value of [0, -1, Number.NaN])
+      for (const value of [0, -1, Number.NaN, ...(option === 'dedupTtl' ? [Number.POSITIVE_INFINITY] : [])])
         expect(() => new WebhookReceiver({ secret: SECRET, [option]: value })).toThrow(
           `${option} must be a positive number`,
         );
@@ -351,6 +351,76 @@ describe('WebhookReceiver.handle', () => {
     addFails = false;
     expect(await a.handle(delivery())).toMatchObject({ status: 200 });
     expect(keys.get('evt_1')).toBe('done');
+  });
+
+  it('a once() handler runs for one event even when two arrive together, and may re-arm itself', async () => {
+    const { r } = receiver();
+    const seen: string[] = [];
+    let release = () => {};
+    r.once('call.incoming', () => {
+      seen.push('once');
+      return new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    });
+    let arrivals = 0;
+    r.on('call.incoming', () => {
+      arrivals++;
+    });
+    const first = r.handle(delivery());
+    const second = r.handle(delivery({ ...JSON.parse(body()), id: 'evt_2' }));
+    await vi.waitFor(() => expect(arrivals).toBe(2));
+    release();
+    expect([(await first).status, (await second).status]).toEqual([200, 200]);
+    expect(seen).toEqual(['once']);
+
+    const ended = (id: string) => delivery({ id, type: 'call.ended', created_at: 'x', data: {} });
+    const next = (event: WebhookEvent) => {
+      seen.push(event.id);
+      r.once('call.ended', next);
+    };
+    r.once('call.ended', next);
+    await r.handle(ended('e1'));
+    await r.handle(ended('e2'));
+    expect(seen).toEqual(['once', 'e1', 'e2']);
+  });
+
+  it('an async observability listener that rejects is ignored (no unhandled rejection)', async () => {
+    const { r } = receiver();
+    r.on('verification_failed', async () => {
+      throw new Error('metrics backend down');
+    });
+    r.on('duplicate', () => Promise.reject(new Error('metrics backend down')));
+    expect(await r.handle({ body: body(), headers: {} })).toMatchObject({ status: 400 });
+    await r.handle(delivery());
+    expect(await r.handle(delivery())).toMatchObject({ status: 200, reason: 'duplicate' });
+    await new Promise((resolve) => setImmediate(resolve));
+  });
+
+  it('after handlerTimeout answered, a late failure neither reports again nor releases the claim', async () => {
+    vi.useFakeTimers();
+    try {
+      const released: string[] = [];
+      const store = {
+        has: () => false,
+        add: () => {},
+        claim: () => true,
+        release: (id: string) => void released.push(id),
+      };
+      const { r, seen } = receiver({ store, handlerTimeout: 1 });
+      r.on(
+        'call.incoming',
+        () => new Promise((_, reject) => setTimeout(() => reject(new Error('late')), 1_500)),
+      );
+      const answer = r.handle(delivery());
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect((await answer).status).toBe(500);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(seen.map(({ name }) => name)).toEqual(['handler_error']);
+      expect(released).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('uses an async user store (e.g. Redis) with the configured ttl', async () => {
