@@ -202,8 +202,9 @@ describe('documentation snippets compile against the public entries', () => {
     expect(() => snippetsOf('x.md', '<!-- snippet: skip -->\n```ts\n```')).toThrow('unknown snippet marker');
   });
 
-  for (const [snippet, module] of modules) {
-    it.skipIf(!snippet.check)(snippet.name, () => {
+  // A block marked no-check gets no test at all, rather than a skipped one.
+  for (const [snippet, module] of [...modules].filter(([snippet]) => snippet.check)) {
+    it(snippet.name, () => {
       expect(diagnosticsOf(snippet, module)).toEqual([]);
     });
   }
