@@ -93,11 +93,10 @@ export class HttpTransport implements Transport {
       const url = new URL(path);
       absolute = url;
       // The host is checked before the path, so a foreign URL is refused for what it is.
-      const bases = [this.#baseUrl, this.#baseUrlV1].flatMap((base) =>
-        base !== undefined && new URL(base).origin === url.origin
-          ? [new URL(base).pathname.replace(/\/$/, '')]
-          : [],
-      );
+      const bases = [this.#baseUrl, this.#baseUrlV1]
+        .flatMap((base) => (base === undefined ? [] : [new URL(base)]))
+        .filter((base) => base.origin === url.origin)
+        .map((base) => base.pathname.replace(/\/$/, ''));
       if (bases.length === 0) throw refuse(url.origin, 'baseUrl or baseUrlV1');
       // Under a base with a path prefix (a gateway's /telephony), the API path follows the prefix.
       const prefix = bases.find((base) => url.pathname.startsWith(`${base}/v`)) ?? '';
@@ -221,7 +220,7 @@ export class HttpTransport implements Transport {
             `${operation} failed: no HTTP answer from ${new URL(url).origin}${codes.length > 0 ? ` (${codes.join(', ')})` : ''}`,
             { cause: error },
           );
-          outcome = { kind: 'connection', neverSent: provablyNeverSent(error) };
+          outcome = { kind: 'connection', neverSent: provablyNeverSent(codes) };
         }
       } finally {
         // Like ky's timeout, the timer covers the wait for the answer's headers, not the body read.

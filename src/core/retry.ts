@@ -88,8 +88,7 @@ export function failureCodes(error: unknown): string[] {
   return codes.every((code) => typeof code === 'string') ? [...new Set(codes as string[])] : [];
 }
 
-/** True when a fetch failure's cause shows the connection was never made, so nothing reached the service. */
-export function provablyNeverSent(error: unknown): boolean {
-  const codes = failureCodes(error);
+/** True when a fetch failure's codes show the connection was never made, so nothing reached the service. */
+export function provablyNeverSent(codes: readonly string[]): boolean {
   return codes.length > 0 && codes.every((code) => NEVER_SENT_CODES.has(code));
 }

@@ -52,7 +52,8 @@ export interface Transport {
   send(request: RawRequest, options?: RequestOptions): Promise<unknown>;
   /**
    * Same auth, retries, errors and events as `send`, but resolves to the raw 2xx `Response`
-   * with its body unread, for streaming downloads (call recordings). `path` may also be an
+   * with its body unread, for answers the caller reads itself (a recording's stream, the undocumented
+   * body of `POST /v2/webhooks`). `path` may also be an
    * absolute URL, accepted only on the origin of the configured base URL for its version, so a
    * credential is never sent to another host.
    */

@@ -108,6 +108,10 @@ function signatureHeader(headers: HeadersLike): string | readonly string[] | nul
 export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
   readonly #options: WebhookReceiverOptions;
   readonly #store: DedupStore;
+  /** `dedupTtl` in whole seconds (Redis `EX` takes integers). */
+  readonly #ttl: number;
+  /** `handlerTimeout` in seconds; beyond a timer's range (Infinity included), no timer. */
+  readonly #timeout: number;
   readonly #inFlight = new Map<string, Promise<HandleResult>>();
   /** Largest body `nodeHandler` and `fetchHandler` read, in bytes (option `maxBodyBytes`, default 1 MiB). */
   readonly maxBodyBytes: number;
@@ -128,6 +132,8 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
     }
     this.#options = options;
     this.#store = options.store ?? new MemoryDedupStore();
+    this.#ttl = Math.ceil(options.dedupTtl ?? 86_400);
+    this.#timeout = options.handlerTimeout ?? 30;
     this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   }
 
@@ -159,7 +165,7 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
     // A concurrent delivery of the same id shares the first one's outcome: a 500 makes the service retry.
     let pending = this.#inFlight.get(event.id);
     if (!pending) {
-      const seconds = this.#options.handlerTimeout ?? 30;
+      const seconds = this.#timeout;
       // Past the timeout the answer is given: what the attempt does later must not report or release again.
       const attempt = { over: false };
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -189,14 +195,13 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
   async #process(event: WebhookEvent, attempt: { over: boolean }): Promise<HandleResult> {
     const { id, type } = event;
     const store = this.#store;
-    const { dedupTtl = 86_400, handlerTimeout = 30 } = this.#options;
     const duplicate = (): HandleResult => {
       this.#notify('duplicate', { id, type });
       return { status: 200, event, reason: 'duplicate' };
     };
     if (await store.has(id)) return duplicate();
     // The lease outlives one processing attempt (handlerTimeout) and nothing longer than the ttl.
-    if (store.claim && !(await store.claim(id, Math.ceil(Math.min(handlerTimeout, dedupTtl))))) {
+    if (store.claim && !(await store.claim(id, Math.ceil(Math.min(this.#timeout, this.#ttl))))) {
       // Another instance holds the id, or finished it since `has`: a 500 makes the service come back.
       return (await store.has(id)) ? duplicate() : { status: 500, event, reason: 'in_progress' };
     }
@@ -216,7 +221,7 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
         return this.#failed(event, 'handler_error', failed.reason, attempt);
       }
       try {
-        await store.add(id, Math.ceil(dedupTtl));
+        await store.add(id, this.#ttl);
       } catch (error) {
         await this.#release(id, attempt);
         throw error;

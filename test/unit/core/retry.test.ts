@@ -1,7 +1,7 @@
 import { HttpResponse, http } from 'msw';
 import { APIConnectionError, type HttpMethod, InternalServerError, RateLimitError } from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
-import { decideRetry, provablyNeverSent } from '../../../src/core/retry.js';
+import { decideRetry, failureCodes, provablyNeverSent as neverSentCodes } from '../../../src/core/retry.js';
 import { BASE, CANARY, rejection, testClient, tokenHandler } from '../../helpers/client.js';
 import { fakeClock } from '../../helpers/clock.js';
 import { server } from '../../helpers/server.js';
@@ -295,6 +295,7 @@ describe('policy', () => {
 
   it('detects never-sent failures from cause.code, including AggregateError causes', () => {
     const err = (cause: unknown) => new TypeError('fetch failed', { cause });
+    const provablyNeverSent = (error: unknown) => neverSentCodes(failureCodes(error));
     expect(provablyNeverSent(err({ code: 'ENOTFOUND' }))).toBe(true);
     expect(provablyNeverSent(err({ code: 'ECONNRESET' }))).toBe(false);
     expect(provablyNeverSent(err({ errors: [{ code: 'ECONNREFUSED' }, { code: 'EAI_AGAIN' }] }))).toBe(true);
