@@ -1,29 +1,57 @@
 import { ValidationError } from './errors.js';
 
+/** One id, named by its parameter: `{ userId }`. */
+export type NamedId = Record<string, string>;
+
+/** Longest part of a refused string echoed in an error (a 5 MB id must not make a 5 MB message). */
+const ECHO_LIMIT = 40;
+
 /**
- * Tag for request paths: every interpolated id is percent-encoded, so `'a/b'` or `'?x'` cannot add a
- * segment or a query; an empty id, `'.'`, `'..'` or a non-string (from JavaScript) is refused before anything is sent.
+ * Tag for the request path of a resource method: `path('users.delete')`/v1/users/${{ userId }}``.
+ * Every id is percent-encoded, so `'a/b'` or `'?x'` cannot add a segment or a query. An id that is not
+ * a non-empty string, is `'.'` or `'..'`, or has a lone surrogate throws a {@link ValidationError}
+ * naming the method and the parameter (`users.delete: userId must be a non-empty string (got number NaN)`),
+ * which the `async` method turns into a rejection before anything is sent.
  *
- * @example path`/v2/calls/${callId}/transfer`
+ * Numbers are refused too, even `42`: ids are strings (SPEC.md: `call_id`, `user_id` are strings, the
+ * SDK's types say `string`), and accepting some numbers would invite `NaN`, `-0` (sent as `0`) or
+ * `1.5` from an unchecked computation — a `DELETE` is irreversible. `String(n)` states the intent.
  */
-export function path(strings: TemplateStringsArray, ...ids: Array<string | number>): string {
-  let out = strings[0] ?? '';
-  for (let i = 0; i < ids.length; i++) {
-    const raw: unknown = ids[i];
-    // From JavaScript an object or `undefined` would otherwise become "[object Object]" or "undefined".
-    if (typeof raw !== 'string' && typeof raw !== 'number') {
-      throw new ValidationError(
-        `Invalid path parameter: expected an id string, got ${raw === null ? 'null' : typeof raw}`,
-        [{ path: '', message: 'an id must be a string' }],
-      );
+export function path(method: string) {
+  return (strings: TemplateStringsArray, ...ids: NamedId[]): string => {
+    let out = strings[0] ?? '';
+    for (let i = 0; i < ids.length; i++) {
+      const [name, value] = Object.entries(ids[i] ?? {})[0] ?? ['id', undefined];
+      out += encodeId(method, name, value) + (strings[i + 1] ?? '');
     }
-    const id = String(raw);
-    if (id === '' || id === '.' || id === '..') {
-      throw new ValidationError(`Invalid path parameter ${JSON.stringify(id)}`, [
-        { path: '', message: 'an id must not be empty, "." or ".."' },
-      ]);
+    return out;
+  };
+}
+
+function encodeId(method: string, name: string, value: unknown): string {
+  let problem = 'must be a non-empty string';
+  if (typeof value === 'string' && value !== '') {
+    problem = 'must not be "." or ".."';
+    if (value !== '.' && value !== '..') {
+      try {
+        return encodeURIComponent(value);
+      } catch {
+        // URIError: a lone surrogate has no UTF-8 form, so no URL can carry it.
+        problem = 'must be valid Unicode (it has a lone surrogate)';
+      }
     }
-    out += encodeURIComponent(id) + (strings[i + 1] ?? '');
   }
-  return out;
+  const issue = `${problem} (got ${describe(value)})`;
+  throw new ValidationError(`${method}: ${name} ${issue}`, [{ path: name, message: issue }]);
+}
+
+/** What was received, short: `"abc"`, `number -0`, `null`, `array`, `object`. */
+function describe(value: unknown): string {
+  if (typeof value === 'string') {
+    if (value.length <= ECHO_LIMIT) return JSON.stringify(value);
+    return `${JSON.stringify(value.slice(0, ECHO_LIMIT))}… ${value.length} characters`;
+  }
+  if (typeof value === 'number') return `number ${Object.is(value, -0) ? '-0' : String(value)}`;
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'array' : typeof value;
 }

@@ -280,7 +280,11 @@ export class Calls extends APIResource {
    * @throws {NotFoundError} when no call has this id.
    */
   async get(callId: string, options?: RequestOptions): Promise<CallDetail> {
-    const spec = { method: 'GET', path: path`/v2/calls/${callId}`, data: DetailData } as const;
+    const spec = {
+      method: 'GET',
+      path: path('calls.get')`/v2/calls/${{ callId }}`,
+      data: DetailData,
+    } as const;
     return runOperation(this.transport, { ...spec, result: (data) => data.call }, options);
   }
 
@@ -310,7 +314,11 @@ export class Calls extends APIResource {
    * @throws {NotFoundError} when no call has this id.
    */
   async end(callId: string, options?: RequestOptions): Promise<EndedCall> {
-    const spec = { method: 'DELETE', path: path`/v2/calls/${callId}`, data: EndedData } as const;
+    const spec = {
+      method: 'DELETE',
+      path: path('calls.end')`/v2/calls/${{ callId }}`,
+      data: EndedData,
+    } as const;
     return runOperation(this.transport, { ...spec, result: (data) => data.call }, options);
   }
 
@@ -328,7 +336,7 @@ export class Calls extends APIResource {
       this.transport,
       {
         method: 'POST',
-        path: path`/v2/calls/${callId}/transfer`,
+        path: path('calls.transfer')`/v2/calls/${{ callId }}/transfer`,
         body: { schema: TransferCallParamsSchema, value: params },
         data: TransferredData,
         result: (data) => data.call,

@@ -176,7 +176,11 @@ export class Users extends APIResource {
    * @throws {NotFoundError} when no user has this id.
    */
   async get(userId: string, options?: RequestOptions): Promise<User> {
-    const spec = { method: 'GET', path: path`/v1/users/${userId}`, data: UserData } as const;
+    const spec = {
+      method: 'GET',
+      path: path('users.get')`/v1/users/${{ userId }}`,
+      data: UserData,
+    } as const;
     return runOperation(this.transport, { ...spec, result: (data) => data.user }, options);
   }
 
@@ -207,7 +211,7 @@ export class Users extends APIResource {
       this.transport,
       {
         method: 'PATCH',
-        path: path`/v1/users/${userId}`,
+        path: path('users.update')`/v1/users/${{ userId }}`,
         body: { schema: UpdateUserParamsSchema, value: params },
         data: UserData,
         result: (data) => data.user,
@@ -221,7 +225,11 @@ export class Users extends APIResource {
    * @throws {NotFoundError} when no user has this id.
    */
   async delete(userId: string, options?: RequestOptions): Promise<DeletedUser> {
-    const spec = { method: 'DELETE', path: path`/v1/users/${userId}`, data: DeletedUserSchema } as const;
+    const spec = {
+      method: 'DELETE',
+      path: path('users.delete')`/v1/users/${{ userId }}`,
+      data: DeletedUserSchema,
+    } as const;
     return runOperation(this.transport, { ...spec, result: (data) => data }, options);
   }
 }

@@ -121,7 +121,7 @@ describe('calls.get / create / end / transfer', () => {
     await expect(testClient().calls.end('..')).rejects.toBeInstanceOf(ValidationError);
     // From JavaScript: the call object instead of its id rejects (no throw) and sends nothing.
     const wrong = testClient().calls.end({ id: 'call_1' } as unknown as string);
-    await expect(wrong).rejects.toThrow('expected an id string, got object');
+    await expect(wrong).rejects.toThrow('calls.end: callId must be a non-empty string (got object)');
     expect(seen).toHaveLength(1);
   });
 
