@@ -31,9 +31,24 @@ export class StaticCredential implements Credential {
 }
 
 /**
+ * True when `value` can follow `Bearer ` in an HTTP header as is: not empty, and no control
+ * character (CR, LF, NUL, tab, DEL, …) nor anything beyond Latin-1, which `fetch` would refuse or
+ * which would split the header.
+ */
+export function isHeaderSafe(value: string): boolean {
+  if (value === '') return false;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f || code > 0xff) return false;
+  }
+  return true;
+}
+
+/**
  * The user's `accessToken` function, asked at each request (it does its own caching). A rejection,
- * or a value that is not a non-empty string, fails the call with a `TelephonyError` (the function's
- * error as `cause`) before anything is sent.
+ * a value that is not a non-empty string, or one that cannot go in a header (control character,
+ * non-Latin-1) fails the call with a `TelephonyError` (the function's error as `cause`; never the
+ * value) before anything is sent.
  */
 export class CallbackCredential implements Credential {
   readonly #get: () => Promise<string>;
@@ -50,6 +65,11 @@ export class CallbackCredential implements Credential {
     if (typeof token !== 'string' || token === '') {
       throw new TelephonyError('The accessToken function must resolve to a non-empty string');
     }
+    if (!isHeaderSafe(token)) {
+      throw new TelephonyError(
+        'The accessToken function resolved to a token that cannot go in an HTTP header (control or non-Latin-1 character)',
+      );
+    }
     return token;
   }
   invalidate(): boolean {
@@ -59,7 +79,8 @@ export class CallbackCredential implements Credential {
 
 /**
  * The token of a 2xx token answer, in SPEC.md's `{ data: {...} }` envelope or RFC 6749's bare form.
- * An answer without `access_token` and `expires_in` is a `ResponseValidationError`.
+ * An answer without `access_token` and `expires_in`, or whose `access_token` cannot go in an HTTP
+ * header (empty, control or non-Latin-1 character), is a `ResponseValidationError` (without the value).
  */
 export function issuedToken(answer: unknown, operation: string): IssuedToken {
   const parsed = answer as Record<string, unknown> | undefined;
@@ -75,25 +96,58 @@ export function issuedToken(answer: unknown, operation: string): IssuedToken {
       },
     ]);
   }
+  if (!isHeaderSafe(accessToken)) {
+    // The value itself stays out: it may be a real token with one stray character.
+    throw new ResponseValidationError(`${operation}: the access_token cannot go in an HTTP header`, [
+      { path: 'access_token', message: 'empty, or a control or non-Latin-1 character' },
+    ]);
+  }
   const scope = typeof payload?.scope === 'string' ? payload.scope : undefined;
   return { access_token: accessToken, expires_in: expiresIn, scope };
 }
 
-/** Renew this long before `expires_in` runs out (or at half the lifetime for short-lived tokens). */
-const REFRESH_MARGIN_MS = 60_000;
+/**
+ * Token renewal, for a token of lifetime L that expires at E:
+ * - before E − min(60 s, L/2): the cached token, synchronously;
+ * - advisory window, from E − min(60 s, L/2): the cached token, synchronously, and one background
+ *   refresh (unless one is running or the last one failed less than a backoff ago);
+ * - mandatory window, from E − min(10 s, L/6): callers wait for the refresh (unless the last one
+ *   failed less than a backoff ago: then the still-valid token without waiting); if it fails they
+ *   get the old token while it is valid;
+ * - expired or no token: callers wait for the refresh, even right after a failure; a failure
+ *   rejects them.
+ */
+const ADVISORY_MARGIN_MS = 60_000;
+const MANDATORY_MARGIN_MS = 10_000;
+/** After a failed refresh, no new one before 1 s, then 2 s, 4 s, … up to 30 s; a success resets it. */
+const BACKOFF_FIRST_MS = 1_000;
+const BACKOFF_MAX_MS = 30_000;
+
+/** How long to wait after the `failures`-th consecutive failed refresh (1-based). */
+export function refreshBackoffMs(failures: number): number {
+  return Math.min(BACKOFF_FIRST_MS * 2 ** Math.min(failures - 1, 30), BACKOFF_MAX_MS);
+}
+
+const ignore = () => {};
 
 /**
- * OAuth client-credentials token, cached until shortly before it expires. Concurrent callers on
- * a cold or expired cache share one token request (single flight). A generation counter stops a
- * refresh that started before an `invalidate()` from installing its now-stale result.
+ * OAuth client-credentials token, cached and renewed ahead of expiry (windows above). One refresh
+ * at a time, shared by every caller (single flight); its rejection reaches only callers waiting for
+ * it, never `unhandledRejection`. A generation counter stops a refresh that started before an
+ * `invalidate()` from installing its now-stale result. Time comes from the injected clock only.
  */
 export class TokenCache implements Credential {
   readonly #request: () => Promise<IssuedToken>;
   readonly #clock: Clock;
   #token: string | undefined;
-  #renewAt = 0;
+  #advisoryAt = 0;
+  #mandatoryAt = 0;
+  #expiresAt = 0;
   #inFlight: Promise<string> | undefined;
   #generation = 0;
+  /** Consecutive failed refreshes, and when the next may start unless a caller has no usable token. */
+  #failures = 0;
+  #retryAt = 0;
 
   constructor(request: () => Promise<IssuedToken>, clock: Clock) {
     this.#request = request;
@@ -101,9 +155,20 @@ export class TokenCache implements Credential {
   }
 
   bearer(): string | Promise<string> {
-    if (this.#token !== undefined && this.#clock.now() < this.#renewAt) return this.#token;
-    this.#inFlight ??= this.#refresh();
-    return this.#inFlight;
+    const token = this.#token;
+    if (token === undefined) return this.#wait();
+    const now = this.#clock.now();
+    if (now < this.#advisoryAt) return token;
+    if (now >= this.#expiresAt) return this.#wait();
+    const idle = this.#inFlight === undefined;
+    const backingOff = now < this.#retryAt;
+    if (now < this.#mandatoryAt) {
+      if (idle && !backingOff) this.#start();
+      return token;
+    }
+    // Mandatory window: wait for a refresh, unless one failed less than a backoff ago (then the
+    // still-valid token at once, and no token request).
+    return idle && backingOff ? token : this.#wait();
   }
 
   invalidate(token: string): boolean {
@@ -114,18 +179,47 @@ export class TokenCache implements Credential {
     return true;
   }
 
+  /** The refresh in flight (one is started if none), or the still-valid token if it fails. */
+  #wait(): Promise<string> {
+    const flight = this.#inFlight ?? this.#start();
+    return flight.catch((error: unknown) => {
+      const token = this.#token;
+      if (token !== undefined && this.#clock.now() < this.#expiresAt) return token;
+      throw error;
+    });
+  }
+
+  #start(): Promise<string> {
+    const flight: Promise<string> = this.#refresh().finally(() => {
+      if (this.#inFlight === flight) this.#inFlight = undefined;
+    });
+    this.#inFlight = flight;
+    // A background refresh may have no caller waiting: its failure is recorded, never unhandled.
+    flight.catch(ignore);
+    return flight;
+  }
+
+  /** One token request; records its token (unless invalidated meanwhile) or its failure. */
   async #refresh(): Promise<string> {
     const generation = this.#generation;
+    let issued: IssuedToken;
     try {
-      const issued = await this.#request();
-      const lifetimeMs = issued.expires_in * 1000;
-      if (generation === this.#generation) {
-        this.#token = issued.access_token;
-        this.#renewAt = this.#clock.now() + Math.max(lifetimeMs - REFRESH_MARGIN_MS, lifetimeMs / 2);
-      }
-      return issued.access_token;
-    } finally {
-      this.#inFlight = undefined;
+      issued = await this.#request();
+    } catch (error) {
+      this.#failures++;
+      this.#retryAt = this.#clock.now() + refreshBackoffMs(this.#failures);
+      throw error;
     }
+    const now = this.#clock.now();
+    this.#failures = 0;
+    this.#retryAt = 0;
+    if (generation === this.#generation) {
+      const lifetimeMs = issued.expires_in * 1000;
+      this.#token = issued.access_token;
+      this.#expiresAt = now + lifetimeMs;
+      this.#advisoryAt = this.#expiresAt - Math.min(ADVISORY_MARGIN_MS, lifetimeMs / 2);
+      this.#mandatoryAt = this.#expiresAt - Math.min(MANDATORY_MARGIN_MS, lifetimeMs / 6);
+    }
+    return issued.access_token;
   }
 }

@@ -1,11 +1,27 @@
 import { HttpResponse, http } from 'msw';
-import { AuthenticationError, TelephonyError, ValidationError } from 'telephony-sdk';
+import {
+  APIConnectionError,
+  AuthenticationError,
+  ResponseValidationError,
+  type TelephonyClient,
+  TelephonyError,
+  ValidationError,
+} from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
 import { BASE, BASE_V1, CANARY, testClient, tokenHandler } from '../../helpers/client.js';
 import { fakeClock } from '../../helpers/clock.js';
 import { server } from '../../helpers/server.js';
 
 const ok = () => HttpResponse.json({ status: 'success', data: {} });
+
+/** Lets a background token request finish: one turn of the event loop, no time passes. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Resolves at the client's next 'token' event, once the new token is in the cache. */
+async function nextToken(client: TelephonyClient): Promise<void> {
+  await new Promise((resolve) => client.on('token', resolve));
+  await nextTurn();
+}
 
 function recordAuth(url: string, seen: Array<string | null>) {
   return http.all(url, ({ request }) => {
@@ -47,20 +63,111 @@ describe('OAuth client credentials', () => {
     expect([...forms[0]!.keys()]).toEqual(['grant_type', 'client_id', 'client_secret']);
   });
 
-  it('reuses the token, and renews it shortly before expires_in by the clock', async () => {
+  it('reuses the token; from 60 s before expiry renews it in the background, the call using the old one', async () => {
     let tokens = 0;
+    const seen: Array<string | null> = [];
     const clock = fakeClock();
-    server.use(tokenHandler({ onRequest: () => tokens++ }), http.get(`${BASE}/v2/x`, ok));
+    server.use(
+      http.post(`${BASE}/v2/oauth/token`, () =>
+        HttpResponse.json({ access_token: `at_${++tokens}`, token_type: 'Bearer', expires_in: 3600 }),
+      ),
+      recordAuth(`${BASE}/v2/x`, seen),
+    );
     const client = testClient({ clock });
     await client.request({ method: 'GET', path: '/v2/x' });
     await client.request({ method: 'GET', path: '/v2/x' });
     expect(tokens).toBe(1);
-    clock.advance(3_500_000);
+    clock.advance(3_540_000 - 1);
     await client.request({ method: 'GET', path: '/v2/x' });
     expect(tokens).toBe(1);
-    clock.advance(60_000);
+    clock.advance(1);
+    const renewed = nextToken(client);
+    await client.request({ method: 'GET', path: '/v2/x' });
+    await renewed;
     await client.request({ method: 'GET', path: '/v2/x' });
     expect(tokens).toBe(2);
+    expect(seen).toEqual(['Bearer at_1', 'Bearer at_1', 'Bearer at_1', 'Bearer at_1', 'Bearer at_2']);
+  });
+
+  it('in the advisory window a token endpoint answering 503 fails no call; the refresh backs off', async () => {
+    let tokens = 0;
+    let down = false;
+    let reached: { count: number; resolve: () => void } | undefined;
+    const tokenRequests = (count: number) =>
+      new Promise<void>((resolve) => {
+        reached = { count, resolve };
+      });
+    const seen: Array<string | null> = [];
+    const clock = fakeClock();
+    server.use(
+      http.post(`${BASE}/v2/oauth/token`, () => {
+        tokens++;
+        if (reached !== undefined && tokens >= reached.count) reached.resolve();
+        return down
+          ? HttpResponse.json({ status: 'error', code: 'unavailable', message: 'down' }, { status: 503 })
+          : HttpResponse.json({ access_token: `at_${tokens}`, token_type: 'Bearer', expires_in: 3600 });
+      }),
+      recordAuth(`${BASE}/v2/x`, seen),
+    );
+    const client = testClient({ clock });
+    await client.request({ method: 'GET', path: '/v2/x' });
+    down = true;
+    clock.advance(3_540_000);
+
+    // One background refresh: the token request and its 2 retries, all 503; the call is not held up.
+    let failed = tokenRequests(4);
+    await client.request({ method: 'GET', path: '/v2/x' });
+    await failed;
+    await nextTurn();
+    expect(tokens).toBe(4);
+    // Within the 1 s backoff: the old token, no token request.
+    await Promise.all(Array.from({ length: 5 }, () => client.request({ method: 'GET', path: '/v2/x' })));
+    await nextTurn();
+    expect(tokens).toBe(4);
+
+    clock.advance(1000);
+    failed = tokenRequests(7);
+    await client.request({ method: 'GET', path: '/v2/x' });
+    await failed;
+    await nextTurn();
+    expect(tokens).toBe(7);
+
+    down = false;
+    clock.advance(2000);
+    const renewed = nextToken(client);
+    await client.request({ method: 'GET', path: '/v2/x' });
+    await renewed;
+    await client.request({ method: 'GET', path: '/v2/x' });
+    expect(tokens).toBe(8);
+    expect(seen).toEqual([...Array.from({ length: 9 }, () => 'Bearer at_1'), 'Bearer at_8']);
+  });
+
+  it('in the last 10 s a call waits for the refresh; if the endpoint fails, it uses the still-valid token', async () => {
+    let tokens = 0;
+    let down = false;
+    const seen: Array<string | null> = [];
+    const clock = fakeClock();
+    server.use(
+      http.post(`${BASE}/v2/oauth/token`, () => {
+        tokens++;
+        return down
+          ? new HttpResponse('<html>unavailable</html>', { status: 503 })
+          : HttpResponse.json({ access_token: `at_${tokens}`, token_type: 'Bearer', expires_in: 3600 });
+      }),
+      recordAuth(`${BASE}/v2/x`, seen),
+    );
+    const client = testClient({ clock });
+    await client.request({ method: 'GET', path: '/v2/x' });
+    clock.advance(3_590_000);
+    await client.request({ method: 'GET', path: '/v2/x' });
+    expect(tokens).toBe(2);
+    expect(seen).toEqual(['Bearer at_1', 'Bearer at_2']);
+
+    down = true;
+    clock.advance(3_590_000);
+    await client.request({ method: 'GET', path: '/v2/x' });
+    expect(tokens).toBe(5);
+    expect(seen).toEqual(['Bearer at_1', 'Bearer at_2', 'Bearer at_2']);
   });
 
   it('makes exactly one token request for 50 concurrent calls on a cold cache', async () => {
@@ -270,6 +377,41 @@ describe('accessToken and apiKey', () => {
       'The accessToken function must resolve to a non-empty string',
     );
     expect(sent).toBe(0);
+  });
+
+  it('a token that cannot go in a header (accessToken function or token answer) fails without its value, sending nothing', async () => {
+    let sent = 0;
+    server.use(
+      http.post(`${BASE}/v2/oauth/token`, () =>
+        HttpResponse.json({ access_token: `${CANARY.accessToken}\r\nX-Injected: 1`, expires_in: 3600 }),
+      ),
+      http.all(`${BASE}/v2/x`, () => {
+        sent++;
+        return ok();
+      }),
+    );
+    const clock = fakeClock();
+    const error = await testClient({
+      clientId: undefined,
+      clientSecret: undefined,
+      accessToken: async () => `${CANARY.accessToken}\n`,
+      clock,
+    })
+      .request({ method: 'GET', path: '/v2/x' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TelephonyError);
+    expect(error).not.toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).not.toContain(CANARY.accessToken);
+    expect((error as Error).cause).toBeUndefined();
+
+    const answer = await testClient({ clock })
+      .request({ method: 'GET', path: '/v2/x' })
+      .catch((e: unknown) => e);
+    expect(answer).toBeInstanceOf(ResponseValidationError);
+    expect(JSON.stringify(answer)).not.toContain(CANARY.accessToken);
+    expect((answer as Error).message).not.toContain(CANARY.accessToken);
+    expect(sent).toBe(0);
+    expect(clock.waits).toEqual([]);
   });
 
   it.each([
