@@ -47,13 +47,18 @@ export interface NumberedPagination extends z.infer<typeof NumberedPaginationSch
 /** The wire pagination object of a page, as returned. */
 export type Pagination = OffsetPagination | NumberedPagination;
 
-/** Reads a page's pagination and says which query asks for the next page (`undefined`: last page). */
+/**
+ * Reads a page's pagination as returned (never refusing it for not echoing the query): `at` is where
+ * the page starts (its offset, or its page number); `next` is the query for the next page and where
+ * an answer to it must start to be progress (`undefined`: the service says this is the last page, or
+ * this page reaches `total`).
+ */
 export type PaginationStrategy<P extends Pagination> = (
   envelope: { data: Record<string, unknown>; body: Record<string, unknown> },
   query: Query,
   received: number,
   operation: string,
-) => { pagination: P; next: Query | undefined };
+) => { pagination: P; at: number; next: { query: Query; at: number } | undefined };
 
 function readNumbered(
   source: Record<string, unknown>,
@@ -61,17 +66,6 @@ function readNumbered(
   operation: string,
 ): NumberedPagination {
   return parseResponse(NumberedPaginationSchema, source.pagination, operation, `${prefix}pagination`);
-}
-
-/**
- * A page that is not the one asked for means the service ignores the paging parameter: asking again
- * would return it forever, so the iteration stops with an error rather than loop or end early.
- */
-function checkAdvanced(operation: string, name: string, asked: QueryValue, answered: number): void {
-  if (asked !== undefined && asked !== answered)
-    throw new TelephonyError(
-      `${operation}: asked for ${name} ${String(asked)}, got ${name} ${answered}; stopping, not looping`,
-    );
 }
 
 /**
@@ -84,18 +78,20 @@ export const offsetPages: PaginationStrategy<OffsetPagination> = ({ data }, quer
   const raw = data.pagination as Record<string, unknown> | undefined;
   if (raw !== null && typeof raw === 'object' && !('has_more' in raw) && 'pages' in raw) {
     const numbered = readNumbered(data, 'data.', operation);
-    checkAdvanced(operation, 'page', query.page, numbered.page);
     const offset = typeof query.offset === 'number' ? query.offset : 0;
     const more = numbered.page < numbered.pages;
     const pagination = { ...numbered, limit: numbered.per_page, offset, has_more: more };
-    const next = { ...query, offset: offset + received, page: numbered.page + 1 };
-    return { pagination, next: more ? next : undefined };
+    const at = numbered.page + 1;
+    const next = { query: { ...query, offset: offset + received, page: at }, at };
+    return { pagination, at: numbered.page, next: more ? next : undefined };
   }
   const pagination = parseResponse(OffsetPaginationSchema, raw, operation, 'data.pagination');
-  checkAdvanced(operation, 'offset', query.offset, pagination.offset);
+  // `has_more` past `total` (a service that says it forever) is not followed.
+  const at = pagination.offset + received;
   return {
     pagination,
-    next: pagination.has_more ? { ...query, offset: pagination.offset + received } : undefined,
+    at: pagination.offset,
+    next: pagination.has_more && at < pagination.total ? { query: { ...query, offset: at }, at } : undefined,
   };
 };
 
@@ -108,10 +104,11 @@ export const numberedPages: PaginationStrategy<NumberedPagination> = (
 ) => {
   const inside = body.pagination === undefined && data.pagination !== undefined;
   const pagination = inside ? readNumbered(data, 'data.', operation) : readNumbered(body, '', operation);
-  checkAdvanced(operation, 'page', query.page, pagination.page);
+  const at = pagination.page + 1;
   return {
     pagination,
-    next: pagination.page < pagination.pages ? { ...query, page: pagination.page + 1 } : undefined,
+    at: pagination.page,
+    next: pagination.page < pagination.pages ? { query: { ...query, page: at }, at } : undefined,
   };
 };
 
@@ -145,7 +142,12 @@ export class Page<T, P extends Pagination = Pagination> {
     this.#fetchNext = fetchNext;
   }
 
-  /** `true` when another page follows (`has_more` in v2, `page < pages` in v1, and this page was not empty). */
+  /**
+   * `true` when another page follows: the service says so (`has_more` in v2, `page < pages` in v1),
+   * this page is not empty, the items so far (from the first page awaited) are fewer than `total`
+   * (in v2, `offset` + items too), and this page starts where it was asked to or further (a page that
+   * repeats or goes back has none). `false` exactly when `for await` would stop after this page.
+   */
   hasNextPage(): boolean {
     return this.#fetchNext !== undefined;
   }
@@ -211,7 +213,11 @@ export class PagePromise<T, P extends Pagination = Pagination>
     return this.#page.finally(onFinally);
   }
 
-  /** Every item of every page, fetching one page at a time; no request is made past the last page. */
+  /**
+   * Every item of every page, fetching one page at a time; no request is made past the last page.
+   * A page that starts before where it was asked to (the service repeated a page or went back) ends
+   * the iteration before its items: its start was already yielded.
+   */
   [Symbol.asyncIterator](): AsyncIterator<T> {
     return iterate([this.#page]);
   }
@@ -223,11 +229,20 @@ export class PagePromise<T, P extends Pagination = Pagination>
 // for 100-call pages).
 async function* iterate<T>(first: Array<Promise<Page<T, Pagination>>>): AsyncGenerator<T> {
   let page: Page<T, Pagination> | undefined = await first.pop();
-  while (page !== undefined) {
+  while (page !== undefined && !behind.has(page)) {
     yield* page.items;
     page = page.hasNextPage() ? await page.getNextPage() : undefined;
   }
 }
+
+/**
+ * Pages fetched as a next page that start before where they were asked to: the service repeated a
+ * page or went back. Such a page resolves as sent (it is what the service said) but has no next page,
+ * and iteration ends before it. Ending quietly, not with an error: the service's own answer says
+ * where the list is, as with an empty page (which ends iteration whatever the server says), and a
+ * loop that issues no request past the point where the service stops advancing is what API.md asks.
+ */
+const behind = new WeakSet<Page<unknown, Pagination>>();
 
 // One array schema per item schema: built per call, it would cost a zod construction and a guard
 // compile on every list request.
@@ -250,16 +265,24 @@ export function listPages<Item extends z.core.$ZodType, P extends Pagination>(
 ): PagePromise<z.output<Item>, P> {
   const operation = operationName(spec);
   const itemsSchema = arrayOf(spec.itemSchema) as z.ZodMiniArray<Item>;
-  const fetchPage = async (query: Query): Promise<Page<z.output<Item>, P>> => {
+  // `from`: where the answer must start (a next page); `before`: items of the pages before it.
+  const fetchPage = async (query: Query, from?: number, before = 0): Promise<Page<z.output<Item>, P>> => {
     const answer = await transport.send({ method: spec.method, path: spec.path, query }, options);
     const envelope = unwrapSuccess(answer, operation);
     spec.normalize?.(envelope.data[spec.items]);
     const items = parseResponse(itemsSchema, envelope.data[spec.items], operation, `data.${spec.items}`);
-    const { pagination, next } = spec.pagination(envelope, query, items.length, operation);
-    // An empty page ends the list whatever the server says.
+    const { pagination, at, next } = spec.pagination(envelope, query, items.length, operation);
+    const seen = before + items.length;
+    const advanced = from === undefined || at >= from;
+    // An empty page, a page that repeats or goes back, and `total` reached end the list whatever the
+    // server says: each would otherwise let a service keep the loop going forever.
     const fetchNext =
-      next !== undefined && items.length > 0 ? () => new PagePromise(fetchPage(next)) : undefined;
-    return new Page(items, pagination, fetchNext);
+      next !== undefined && advanced && items.length > 0 && seen < pagination.total
+        ? () => new PagePromise(fetchPage(next.query, next.at, seen))
+        : undefined;
+    const page = new Page(items, pagination, fetchNext);
+    if (!advanced) behind.add(page);
+    return page;
   };
   const first = (async () => {
     const query = validateParams(spec.query.schema, spec.query.value ?? {}, operation) as Query;

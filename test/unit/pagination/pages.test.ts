@@ -1,4 +1,4 @@
-import { Page, PagePromise, TelephonyError, ValidationError } from 'telephony-sdk';
+import { Page, PagePromise, type RawRequest, TelephonyError, ValidationError } from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
 import { Calls } from '../../../src/resources/calls.js';
 import { Users } from '../../../src/resources/users.js';
@@ -263,45 +263,204 @@ describe('v1 numbered pagination', () => {
   });
 });
 
-describe('a service that ignores the paging parameter', () => {
-  const drain = async (pages: AsyncIterable<unknown>) => {
-    let items = 0;
-    const error = await (async () => {
-      for await (const _ of pages) items++;
-    })().catch((e: unknown) => e);
-    return { items, error };
-  };
-
-  it('v2 offset: an answer for another offset stops the loop with an error, after one repeat', async () => {
-    const { transport, requests } = fakeTransport(() =>
-      recentCallsBody(ids('call_', 0, 2), { total: 10, limit: 2, offset: 0, has_more: true }),
-    );
-    const { items, error } = await drain(new Calls(transport).listRecent({ limit: 2 }));
-    expect(error).toBeInstanceOf(TelephonyError);
-    expect((error as Error).message).toBe(
-      'GET /v2/calls/recent: asked for offset 2, got offset 0; stopping, not looping',
-    );
-    expect([items, requests.length]).toEqual([2, 2]);
+/** Fails the test instead of hanging when iteration does not end. */
+function bounded<T>(answer: (request: RawRequest) => T, limit = 20) {
+  return fakeTransport((request) => {
+    limit--;
+    if (limit < 0) throw new Error('iteration did not end');
+    return answer(request);
   });
+}
 
-  it('v2 page style: the next request carries page too, and page 1 again stops the loop', async () => {
-    const { transport, requests } = fakeTransport(() =>
-      recentCallsPagedBody(ids('call_', 0, 2), { total: 4, page: 1, per_page: 2, pages: 2 }),
-    );
-    const { items, error } = await drain(new Calls(transport).listRecent({ limit: 2 }));
-    expect(requests[1]?.query).toMatchObject({ offset: 2, page: 2 });
-    expect((error as Error).message).toMatch(/asked for page 2, got page 1/);
-    expect([items, requests.length]).toEqual([2, 2]);
-  });
+const drain = async (pages: AsyncIterable<{ id: string }>) => {
+  const seen: string[] = [];
+  for await (const item of pages) seen.push(item.id);
+  return seen;
+};
 
-  it('v1: page 1 answered to a request for page 2 stops the loop', async () => {
+describe('one page resolves with what the service sent, whatever was asked', () => {
+  it('v1: the first page of users.list({ page: 2 }) answered with page 1 resolves as page 1', async () => {
     const { transport, requests } = fakeTransport(() =>
       usersPageBody(ids('user_', 0, 2), { total: 4, page: 1, per_page: 2, pages: 2 }),
     );
-    const { items, error } = await drain(new Users(transport).list({ per_page: 2 }));
-    expect((error as Error).message).toBe(
-      'GET /v1/users: asked for page 2, got page 1; stopping, not looping',
+    const page = await new Users(transport).list({ page: 2, per_page: 2 });
+    expect(page.items.map((user) => user.id)).toEqual(['user_0', 'user_1']);
+    expect(page.pagination).toEqual({ total: 4, page: 1, per_page: 2, pages: 2 });
+    expect(page.hasNextPage()).toBe(true);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('v1: an empty list answered with page 0 of 0 to users.list({ page: 1 }) resolves, with no next page', async () => {
+    const { transport, requests } = fakeTransport(() =>
+      usersPageBody([], { total: 0, page: 0, per_page: 10, pages: 0 }),
     );
-    expect([items, requests.length]).toEqual([2, 2]);
+    const page = await new Users(transport).list({ page: 1 });
+    expect(page.pagination).toEqual({ total: 0, page: 0, per_page: 10, pages: 0 });
+    expect(page.hasNextPage()).toBe(false);
+    expect(await drain(new Users(transport).list({ page: 1 }))).toEqual([]);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('v1: an out-of-range page clamped to the last one resolves, with no next page and no request past it', async () => {
+    const { transport, requests } = fakeTransport(() =>
+      usersPageBody(['user_4'], { total: 5, page: 3, per_page: 2, pages: 3 }),
+    );
+    const page = await new Users(transport).list({ page: 99, per_page: 2 });
+    expect(page.pagination).toEqual({ total: 5, page: 3, per_page: 2, pages: 3 });
+    expect(page.hasNextPage()).toBe(false);
+    expect(await drain(new Users(transport).list({ page: 99, per_page: 2 }))).toEqual(['user_4']);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('v2: an out-of-range offset clamped to the last page resolves, with no next page', async () => {
+    const { transport, requests } = fakeTransport(() =>
+      recentCallsBody(ids('call_', 20, 5), { total: 25, limit: 10, offset: 20, has_more: false }),
+    );
+    const page = await new Calls(transport).listRecent({ offset: 1000, limit: 10 });
+    expect(page.pagination).toEqual({ total: 25, limit: 10, offset: 20, has_more: false });
+    expect(page.items).toHaveLength(5);
+    expect(page.hasNextPage()).toBe(false);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('v2: a clamped page that still says has_more ends at total (offset + received ≥ total)', async () => {
+    const { transport, requests } = bounded(() =>
+      recentCallsBody(ids('call_', 20, 5), { total: 25, limit: 10, offset: 20, has_more: true }),
+    );
+    const page = await new Calls(transport).listRecent({ offset: 1000, limit: 10 });
+    expect(page.pagination).toMatchObject({ offset: 20, has_more: true });
+    expect(page.hasNextPage()).toBe(false);
+    expect(await drain(new Calls(transport).listRecent({ offset: 1000, limit: 10 }))).toEqual(
+      ids('call_', 20, 5),
+    );
+    expect(requests).toHaveLength(2);
+  });
+
+  it('getNextPage resolves with a page that repeats the previous one, which has no next page', async () => {
+    const { transport, requests } = bounded(() =>
+      usersPageBody(ids('user_', 0, 2), { total: 6, page: 1, per_page: 2, pages: 3 }),
+    );
+    const first = await new Users(transport).list({ per_page: 2 });
+    const again = await first.getNextPage();
+    expect(requests[1]?.query).toEqual({ per_page: 2, page: 2 });
+    expect(again.items.map((user) => user.id)).toEqual(['user_0', 'user_1']);
+    expect(again.pagination).toEqual({ total: 6, page: 1, per_page: 2, pages: 3 });
+    expect(again.hasNextPage()).toBe(false);
+    await expect(again.getNextPage()).rejects.toThrow(/last page/);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('v2 page style: getNextPage resolves with the page the service sent', async () => {
+    const { transport, requests } = bounded(() =>
+      recentCallsPagedBody(ids('call_', 0, 2), { total: 6, page: 1, per_page: 2, pages: 3 }),
+    );
+    const first = await new Calls(transport).listRecent({ limit: 2 });
+    const again = await first.getNextPage();
+    expect(requests[1]?.query).toEqual({ limit: 2, offset: 2, page: 2 });
+    expect(again.pagination).toMatchObject({ page: 1, pages: 3, has_more: true });
+    expect(again.hasNextPage()).toBe(false);
+    expect(requests).toHaveLength(2);
+  });
+});
+
+describe('iteration ends on a service that makes no progress or runs past total', () => {
+  it('v2: has_more forever past total ends once offset + received reaches total', async () => {
+    const { transport, requests } = bounded((request) => {
+      const offset = Number(request.query?.offset ?? 0);
+      return recentCallsBody(ids('call_', offset, 2), { total: 5, limit: 2, offset, has_more: true });
+    });
+    expect(await drain(new Calls(transport).listRecent({ limit: 2 }))).toEqual(ids('call_', 0, 6));
+    expect(requests.map((request) => request.query?.offset)).toEqual([undefined, 2, 4]);
+  });
+
+  it('v2: an answer that starts before the asked offset (overlapping the previous page) ends iteration', async () => {
+    const { transport, requests } = bounded((request) => {
+      const asked = Number(request.query?.offset ?? 0);
+      const offset = asked === 0 ? 0 : asked - 1;
+      return recentCallsBody(ids('call_', offset, 2), { total: 10, limit: 2, offset, has_more: true });
+    });
+    expect(await drain(new Calls(transport).listRecent({ limit: 2 }))).toEqual(['call_0', 'call_1']);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('v2: the same offset answered again ends quietly without repeating its items', async () => {
+    const { transport, requests } = bounded(() =>
+      recentCallsBody(ids('call_', 0, 2), { total: 10, limit: 2, offset: 0, has_more: true }),
+    );
+    expect(await drain(new Calls(transport).listRecent({ limit: 2 }))).toEqual(['call_0', 'call_1']);
+    expect(requests.map((request) => request.query)).toEqual([{ limit: 2 }, { limit: 2, offset: 2 }]);
+  });
+
+  it('v2: an offset that goes back ends iteration after the pages that advanced', async () => {
+    const { transport, requests } = bounded((request) => {
+      const asked = Number(request.query?.offset ?? 0);
+      const offset = asked === 4 ? 2 : asked;
+      return recentCallsBody(ids('call_', offset, 2), { total: 10, limit: 2, offset, has_more: true });
+    });
+    expect(await drain(new Calls(transport).listRecent({ limit: 2 }))).toEqual(ids('call_', 0, 4));
+    expect(requests).toHaveLength(3);
+  });
+
+  it('v2 page style: page 1 answered again ends quietly; the next request carried page as well as offset', async () => {
+    const { transport, requests } = bounded(() =>
+      recentCallsPagedBody(ids('call_', 0, 2), { total: 4, page: 1, per_page: 2, pages: 2 }),
+    );
+    expect(await drain(new Calls(transport).listRecent({ limit: 2 }))).toEqual(['call_0', 'call_1']);
+    expect(requests.map((request) => request.query)).toEqual([
+      { limit: 2 },
+      { limit: 2, offset: 2, page: 2 },
+    ]);
+  });
+
+  it('v2 page style: pages that grow forever end once the items seen reach total', async () => {
+    const { transport, requests } = bounded((request) => {
+      const page = Number(request.query?.page ?? 1);
+      return recentCallsPagedBody(ids('call_', (page - 1) * 2, 2), {
+        total: 4,
+        page,
+        per_page: 2,
+        pages: page + 1,
+      });
+    });
+    expect(await drain(new Calls(transport).listRecent({ limit: 2 }))).toEqual(ids('call_', 0, 4));
+    expect(requests).toHaveLength(2);
+  });
+
+  it('v1: page 1 answered to a request for page 2 ends quietly, without repeating its items', async () => {
+    const { transport, requests } = bounded(() =>
+      usersPageBody(ids('user_', 0, 2), { total: 4, page: 1, per_page: 2, pages: 2 }),
+    );
+    expect(await drain(new Users(transport).list({ per_page: 2 }))).toEqual(['user_0', 'user_1']);
+    expect(requests.map((request) => request.query)).toEqual([{ per_page: 2 }, { per_page: 2, page: 2 }]);
+  });
+
+  it('v1: a page number that goes back ends iteration after the pages that advanced', async () => {
+    const { transport, requests } = bounded((request) => {
+      const asked = Number(request.query?.page ?? 1);
+      const page = asked === 3 ? 1 : asked;
+      return usersPageBody(ids('user_', (page - 1) * 2, 2), { total: 8, page, per_page: 2, pages: 4 });
+    });
+    expect(await drain(new Users(transport).list({ per_page: 2 }))).toEqual(ids('user_', 0, 4));
+    expect(requests).toHaveLength(3);
+  });
+
+  it('v1: pages that grow forever end once the items seen reach total', async () => {
+    const { transport, requests } = bounded((request) => {
+      const page = Number(request.query?.page ?? 1);
+      return usersPageBody(ids('user_', (page - 1) * 2, 2), { total: 5, page, per_page: 2, pages: page + 1 });
+    });
+    expect(await drain(new Users(transport).list({ per_page: 2 }))).toEqual(ids('user_', 0, 6));
+    expect(requests).toHaveLength(3);
+  });
+
+  it('v1: users.list({ page: 2 }) answered with page 1 every time: two requests, page 1 once, no error', async () => {
+    const { transport, requests } = bounded(() =>
+      usersPageBody(ids('user_', 0, 2), { total: 4, page: 1, per_page: 2, pages: 2 }),
+    );
+    expect(await drain(new Users(transport).list({ page: 2, per_page: 2 }))).toEqual(['user_0', 'user_1']);
+    expect(requests.map((request) => request.query)).toEqual([
+      { page: 2, per_page: 2 },
+      { page: 2, per_page: 2 },
+    ]);
   });
 });
