@@ -1,7 +1,6 @@
-import { EventEmitter } from 'eventemitter3';
 import { type Clock, systemClock } from './core/clock.js';
 import { ValidationError } from './core/errors.js';
-import type { ClientEvents } from './core/events.js';
+import { ClientEmitter, type ClientEvents, type ClientListener } from './core/events.js';
 import { HttpTransport } from './core/http.js';
 import { type ClientOptions, isBrowser, validateOptions } from './core/options.js';
 import type { HttpMethod, QueryValue, RequestOptions, Transport } from './core/transport.js';
@@ -9,8 +8,8 @@ import { Calls, Stats, Users, Webhooks } from './resources/index.js';
 
 /** A request to any documented path, for operations the SDK has no method for. */
 export interface RequestSpec {
-  /** HTTP method. A POST is retried only on 429 or a connection that never opened. */
-  method: HttpMethod;
+  /** HTTP method, any case. A POST is retried only on 429 or a connection that never opened. */
+  method: HttpMethod | Lowercase<HttpMethod>;
   /** Starts with `/v2/` or `/v1/`: picks the address, the credential and the error shape. */
   path: string;
   /** Query parameters, wire names as is; `undefined` and `null` are left out, a `Date` is sent as ISO 8601. */
@@ -30,10 +29,12 @@ export interface RequestSpec {
  * attempts are retried up to `maxRetries` times (default 2) with jittered backoff, or after the
  * `Retry-After` the service sent (up to `maxRetryAfter` s, default 60).
  *
- * Events: `'request'`, `'response'`, `'retry'`, `'token'` (see {@link ClientEvents}).
+ * Events: `'request'`, `'response'`, `'retry'`, `'token'` (see {@link ClientEvents}), through
+ * `on`, `once` and `off`. A listener cannot break a call: one that throws or rejects is ignored.
  */
-export class TelephonyClient extends EventEmitter<ClientEvents> {
+export class TelephonyClient {
   readonly #transport: Transport;
+  readonly #events = new ClientEmitter();
   /** v2 calls: list, get, create, end, transfer. */
   readonly calls: Calls;
   /** v2 call statistics. */
@@ -65,7 +66,6 @@ export class TelephonyClient extends EventEmitter<ClientEvents> {
    * ```
    */
   constructor(options: ClientOptions = {}) {
-    super();
     validateOptions(options);
     if (
       (options.clientSecret !== undefined || options.apiKey !== undefined) &&
@@ -79,11 +79,38 @@ export class TelephonyClient extends EventEmitter<ClientEvents> {
       );
     }
     const clock: Clock = options.clock ?? systemClock;
-    this.#transport = new HttpTransport(options, clock, this);
+    this.#transport = new HttpTransport(options, clock, this.#events);
     this.calls = new Calls(this.#transport);
     this.stats = new Stats(this.#transport);
     this.webhooks = new Webhooks(this.#transport);
     this.users = new Users(this.#transport);
+  }
+
+  /**
+   * Calls `listener` with each event `name` until `off`. Listeners observe: one that throws, or returns a
+   * promise that rejects, is ignored and cannot fail the call, stop other listeners or lose a token.
+   *
+   * @example
+   * ```ts
+   * client.on('retry', ({ method, url, attempt, delayMs, reason }) =>
+   *   console.warn(`${method} ${url}: attempt ${attempt} failed (${reason}), retrying in ${delayMs} ms`));
+   * ```
+   */
+  on<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): this {
+    this.#events.on(name, listener);
+    return this;
+  }
+
+  /** Like `on`, for the next event `name` only. */
+  once<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): this {
+    this.#events.once(name, listener);
+    return this;
+  }
+
+  /** Removes `listener` from event `name` (every listener of `name` when none is given). */
+  off<Name extends keyof ClientEvents>(name: Name, listener?: ClientListener<Name>): this {
+    this.#events.off(name, listener);
+    return this;
   }
 
   /**

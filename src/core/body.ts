@@ -11,13 +11,20 @@ export async function readJson(response: Response, operation: string): Promise<u
   if (text === '') return undefined;
   try {
     return JSON.parse(text);
-  } catch (error) {
-    throw new ResponseValidationError(
-      `${operation} → ${response.status}: the body is not valid JSON`,
-      [{ path: '', message: 'not JSON' }],
-      { cause: error },
-    );
+  } catch {
+    // No `cause`: a SyntaxError quotes the body, and a short one may be a bare token.
+    throw new ResponseValidationError(`${operation} → ${response.status}: the body is not valid JSON`, [
+      { path: '', message: 'not JSON' },
+    ]);
   }
+}
+
+/** The 2xx body as JSON, or `undefined` when it is empty or not JSON. */
+export async function readLenient(response: Response, operation: string): Promise<unknown> {
+  return readJson(response, operation).catch((error: unknown) => {
+    if (error instanceof ResponseValidationError) return undefined;
+    throw error;
+  });
 }
 
 /** Frees the connection of an answer we will not read. Not awaited: a cancel can stay pending. */

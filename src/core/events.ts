@@ -1,3 +1,4 @@
+import { EventEmitter } from 'eventemitter3';
 import type { HttpMethod } from './transport.js';
 
 /** Payload of `'request'`: emitted before each attempt, retries and the token request included. */
@@ -35,7 +36,7 @@ export interface TokenEvent {
 }
 
 /**
- * Events of {@link TelephonyClient} (eventemitter3 map: name → listener arguments). Listeners run
+ * Events of {@link TelephonyClient} (name → listener arguments). Listeners run
  * synchronously; no payload contains a credential.
  *
  * @example
@@ -53,4 +54,45 @@ export interface ClientEvents {
   retry: [RetryEvent];
   /** A new OAuth access token was obtained (client credentials only). */
   token: [TokenEvent];
+}
+
+/** A listener of one client event. */
+export type ClientListener<Name extends keyof ClientEvents> = (...payload: ClientEvents[Name]) => void;
+
+// Registered as the listener with the user's function as its `this`: eventemitter3 then removes it by
+// (guard, context), so `off(name, fn)` and `once` keep their meaning while every call is guarded.
+function guard(this: (...payload: unknown[]) => unknown, ...payload: unknown[]): void {
+  try {
+    const result = this(...payload);
+    // An async listener's rejection would otherwise be unhandled, which ends a Node process.
+    if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function')
+      (result as Promise<unknown>).then(undefined, () => {});
+  } catch {
+    // Listeners observe calls; one that throws must not fail the call or keep others from running.
+  }
+}
+
+/**
+ * The client's event registry: eventemitter3 underneath, but `emit` stays internal and every listener
+ * runs guarded, so no listener can fail a request, skip another listener or lose a token.
+ */
+export class ClientEmitter {
+  readonly #emitter = new EventEmitter();
+
+  on<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): void {
+    this.#emitter.on(name, guard, listener);
+  }
+
+  once<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): void {
+    this.#emitter.once(name, guard, listener);
+  }
+
+  off<Name extends keyof ClientEvents>(name: Name, listener?: ClientListener<Name>): void {
+    if (listener === undefined) this.#emitter.removeAllListeners(name);
+    else this.#emitter.off(name, guard, listener);
+  }
+
+  emit<Name extends keyof ClientEvents>(name: Name, ...payload: ClientEvents[Name]): void {
+    this.#emitter.emit(name, ...payload);
+  }
 }

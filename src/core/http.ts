@@ -1,5 +1,4 @@
-import type { EventEmitter } from 'eventemitter3';
-import ky, { type KyInstance } from 'ky';
+import ky, { HTTPError, type KyInstance, type Options, TimeoutError } from 'ky';
 import {
   CallbackCredential,
   type Credential,
@@ -8,37 +7,84 @@ import {
   StaticCredential,
   TokenCache,
 } from './auth.js';
-import { discard, readErrorBody, readJson } from './body.js';
+import { discard, readErrorBody, readJson, readLenient } from './body.js';
 import type { Clock } from './clock.js';
 import {
   APIConnectionError,
-  type APIError,
+  APIError,
   APITimeoutError,
   type ApiVersion,
   errorFromResponse,
+  TelephonyError,
   ValidationError,
 } from './errors.js';
-import type { ClientEvents } from './events.js';
+import type { ClientEmitter } from './events.js';
 import { mergeHeaders } from './headers.js';
 import { type ClientOptions, DEFAULTS, validateRequestOptions } from './options.js';
 import { redact } from './redact.js';
 import { decideRetry, failureCodes, type Outcome, parseRetryAfter, provablyNeverSent } from './retry.js';
-import { abortable, followBoth, userAbort } from './signals.js';
+import { abortable, follow, type Link, userAbort } from './signals.js';
 import type { HttpMethod, RawRequest, RequestOptions, Transport } from './transport.js';
 import { joinUrl, withQuery } from './url.js';
 
 const TOKEN_PATH = '/v2/oauth/token';
+const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 interface Target {
   version: ApiVersion;
   url: string;
 }
 
-/** The one place requests are made: URL, credential, one ky attempt per try, retries, errors, events. */
+/** One logical request while ky runs its attempts: what the hooks and the retry policy need to know. */
+interface Exchange {
+  method: HttpMethod;
+  url: string;
+  operation: string;
+  /** POSTs are not, except the token request (see retry.ts). */
+  idempotent: boolean;
+  credential: Credential | undefined;
+  /** The bearer value the current attempt carries. */
+  bearer: string | undefined;
+  /** Values of the request that no error may show (a webhook signing secret). */
+  secrets: ReadonlyArray<string | undefined>;
+  link: Link;
+  caller: AbortSignal | undefined;
+  timeout: number;
+  maxRetries: number;
+  maxRetryAfterMs: number;
+  /** Retries made for the policy's reasons; the one repeat after a 401 is not among them. */
+  retries: number;
+  refreshed: boolean;
+  /** Set by the policy for the wait before the next attempt. */
+  delayMs: number;
+  reason: string;
+  /** When the current attempt's fetch started (wall clock: the deadline runs on real timers). */
+  startedAt: number;
+  /** The attempt whose answer was last reported by a `'response'` event. */
+  reported: number;
+  attempt: number;
+}
+
+const exchangeOf = (options: { context: Record<string, unknown> }) => options.context.exchange as Exchange;
+
+/**
+ * The one place requests are made. ky does the HTTP mechanics — the attempt loop, the per-attempt
+ * timeout up to the answer's headers, the retry count, hooks — and this file gives it the SDK's
+ * policy: the credential per attempt (`beforeRequest`), the retry decision (`retry.shouldRetry`,
+ * asked for every failure), the wait and the `'retry'` event (`beforeRetry`), and one mapping of
+ * what ky returns or throws to the SDK's errors.
+ *
+ * Kept here because ky cannot express it:
+ * - the wait between attempts runs on the client's `Clock` (ky's own is a bare `setTimeout`): a
+ *   test's fake clock or the sandbox's manual clock must govern it, and the `'retry'` event reports
+ *   it before it starts. So ky's delay is 0 and the policy computes backoff and `Retry-After`.
+ * - the deadline also covers reading the body (ky clears its timer at the headers).
+ * - one signal per call, linked to the caller's without `AbortSignal.any` (signals.ts says why).
+ */
 export class HttpTransport implements Transport {
   readonly #ky: KyInstance;
   readonly #clock: Clock;
-  readonly #events: EventEmitter<ClientEvents>;
+  readonly #events: ClientEmitter;
   readonly #baseUrl: string | undefined;
   readonly #baseUrlV1: string | undefined;
   readonly #v2: Credential | undefined;
@@ -50,15 +96,30 @@ export class HttpTransport implements Transport {
   readonly #timeout: number;
   readonly #maxRetryAfterMs: number;
   readonly #defaultHeaders: Record<string, string>;
+  /** Every credential the client holds, replaced wherever an error would show it. */
+  readonly #secrets: ReadonlyArray<string | undefined>;
 
-  constructor(options: ClientOptions, clock: Clock, events: EventEmitter<ClientEvents>) {
+  constructor(options: ClientOptions, clock: Clock, events: ClientEmitter) {
     const custom = options.fetch;
     // globalThis.fetch is read per call so a fetch patched after construction (msw) is used.
-    const doFetch =
-      custom ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
-    // `timeout: false`: the per-attempt timer is ours (see #attempts); ky's own wraps every fetch in a
-    // second promise and timer on top of the signal it always creates (40–85 µs per call measured).
-    this.#ky = ky.create({ retry: 0, throwHttpErrors: false, timeout: false, fetch: doFetch });
+    const doFetch = custom ?? ((input: Request, init?: RequestInit) => globalThis.fetch(input, init));
+    this.#ky = ky.create({
+      fetch: doFetch as typeof fetch,
+      // The SDK never follows a redirect: it would carry the credential (or re-post the client
+      // secret, on a 307) to wherever the answer points. A 3xx is an APIError.
+      redirect: 'manual',
+      retry: { methods: METHODS.map((m) => m.toLowerCase()), delay: () => 0 },
+      hooks: {
+        beforeRequest: [(request, options) => this.#beforeAttempt(exchangeOf(options), request)],
+        beforeError: [
+          (error) => {
+            this.#reportAnswer(exchangeOf(error.options), error.response);
+            return error;
+          },
+        ],
+        beforeRetry: [({ options }) => this.#wait(exchangeOf(options))],
+      },
+    });
     this.#clock = clock;
     this.#events = events;
     this.#baseUrl = options.baseUrl;
@@ -75,15 +136,22 @@ export class HttpTransport implements Transport {
     this.#timeout = options.timeout ?? DEFAULTS.timeout;
     this.#maxRetryAfterMs = (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000;
     this.#defaultHeaders = mergeHeaders({}, options.defaultHeaders, undefined);
+    this.#secrets = [options.clientSecret, apiKey, typeof accessToken === 'string' ? accessToken : undefined];
   }
 
   async send(request: RawRequest, options?: RequestOptions): Promise<unknown> {
-    const response = await this.#perform(request, options, false);
-    return readJson(response, `${request.method} ${request.path}`);
+    const { response, exchange } = await this.#perform(request, options, false);
+    try {
+      return await this.#readBody(exchange, response, request.lenient ? readLenient : readJson);
+    } finally {
+      exchange.link.release();
+    }
   }
 
-  download(request: RawRequest, options?: RequestOptions): Promise<Response> {
-    return this.#perform(request, options, true);
+  async download(request: RawRequest, options?: RequestOptions): Promise<Response> {
+    // The caller reads this body: the link to its signal stays, so aborting still stops the read.
+    const { response } = await this.#perform(request, options, true);
+    return response;
   }
 
   #target(request: RawRequest, allowAbsolute: boolean): Target {
@@ -144,8 +212,9 @@ export class HttpTransport implements Transport {
     request: RawRequest,
     options: RequestOptions | undefined,
     allowAbsolute: boolean,
-  ): Promise<Response> {
+  ): Promise<{ response: Response; exchange: Exchange }> {
     validateRequestOptions(options);
+    const method = methodOf(request.method);
     const { version, url } = this.#target(request, allowAbsolute);
     const credential = this.#credential(version, request);
     const headers = mergeHeaders(this.#defaultHeaders, request.headers, options?.headers);
@@ -154,138 +223,238 @@ export class HttpTransport implements Transport {
       body = JSON.stringify(request.body);
       headers['content-type'] = 'application/json';
     }
-    const operation = `${request.method} ${request.path}`;
-    let refreshed = false;
-    for (;;) {
+    const exchange = this.#exchange(method, url, `${method} ${request.path}`, credential, options);
+    exchange.secrets = request.secrets ?? [];
+    const response = await this.#fetch(exchange, headers, body, version);
+    return { response, exchange };
+  }
+
+  #exchange(
+    method: HttpMethod,
+    url: string,
+    operation: string,
+    credential: Credential | undefined,
+    options: RequestOptions | undefined,
+  ): Exchange {
+    const caller = options?.signal;
+    return {
+      method,
+      url,
+      operation,
+      idempotent: method !== 'POST' || credential === undefined,
+      credential,
+      bearer: undefined,
+      secrets: [],
+      link: follow(caller),
+      caller,
+      timeout: options?.timeout ?? this.#timeout,
+      maxRetries: options?.maxRetries ?? this.#maxRetries,
+      maxRetryAfterMs:
+        options?.maxRetryAfter === undefined ? this.#maxRetryAfterMs : options.maxRetryAfter * 1000,
+      retries: 0,
+      refreshed: false,
+      delayMs: 0,
+      reason: '',
+      startedAt: 0,
+      reported: -1,
+      attempt: 0,
+    };
+  }
+
+  /** Runs the attempts through ky; resolves to the 2xx answer (body unread), rejects with a TelephonyError. */
+  async #fetch(
+    exchange: Exchange,
+    headers: Record<string, string>,
+    body: string | undefined,
+    version: ApiVersion,
+  ): Promise<Response> {
+    // A refreshable credential gets room for its one repeat after a 401, beyond maxRetries.
+    const refreshable =
+      exchange.credential !== undefined && !(exchange.credential instanceof StaticCredential);
+    const kyOptions: Options = {
+      method: exchange.method,
+      headers,
+      body: body ?? null,
+      signal: exchange.link.controller.signal,
+      timeout: exchange.timeout,
+      context: { exchange },
+      retry: {
+        limit: exchange.maxRetries + (refreshable ? 1 : 0),
+        shouldRetry: ({ error }) => this.#shouldRetry(exchange, error),
+      },
+    };
+    let response: Response;
+    try {
+      response = await this.#ky(exchange.url, kyOptions);
+    } catch (error) {
+      const failure = await this.#failure(exchange, error, version);
+      exchange.link.release();
+      throw failure;
+    }
+    this.#reportAnswer(exchange, response);
+    return response;
+  }
+
+  async #beforeAttempt(exchange: Exchange, request: Request): Promise<void> {
+    const { credential, link } = exchange;
+    if (credential !== undefined) {
       const bearerOrPromise = credential.bearer();
-      const bearer =
+      // ky does not interrupt a hook on abort: the wait for a token watches the call's signal itself.
+      exchange.bearer =
         typeof bearerOrPromise === 'string'
           ? bearerOrPromise
-          : await abortable(bearerOrPromise, options?.signal);
-      headers.authorization = `Bearer ${bearer}`;
-      const response = await this.#attempts(request.method, url, headers, body, options, operation);
-      if (response.status === 401 && !refreshed && credential.invalidate(bearer)) {
-        refreshed = true;
-        discard(response);
-        continue;
+          : await abortable(bearerOrPromise, link.controller.signal);
+      request.headers.set('authorization', `Bearer ${exchange.bearer}`);
+    }
+    if (link.controller.signal.aborted) throw userAbort(link.controller.signal);
+    exchange.startedAt = Date.now();
+    this.#events.emit('request', { method: exchange.method, url: exchange.url, attempt: exchange.attempt });
+  }
+
+  /** Emits `'response'` once per attempt that got an HTTP answer. */
+  #reportAnswer(exchange: Exchange, response: Response): void {
+    if (exchange.reported === exchange.attempt) return;
+    exchange.reported = exchange.attempt;
+    this.#events.emit('response', {
+      method: exchange.method,
+      url: exchange.url,
+      attempt: exchange.attempt,
+      status: response.status,
+      durationMs: Date.now() - exchange.startedAt,
+    });
+  }
+
+  /** ky asks this for every failed attempt: `true` retries after `exchange.delayMs`, `false` gives up. */
+  #shouldRetry(exchange: Exchange, error: Error): boolean {
+    if (error instanceof TelephonyError || exchange.link.controller.signal.aborted) return false;
+    if (error instanceof HTTPError) {
+      const { response } = error;
+      if (
+        response.status === 401 &&
+        !exchange.refreshed &&
+        exchange.credential !== undefined &&
+        exchange.bearer !== undefined &&
+        exchange.credential.invalidate(exchange.bearer)
+      ) {
+        exchange.refreshed = true;
+        return this.#retryAfter(exchange, 0, 'status 401', response);
       }
-      if (response.ok) return response;
-      throw await this.#errorFrom(response, version, operation, [bearer]);
+    }
+    const decision = decideRetry(
+      outcomeOf(error, this.#clock.now()),
+      exchange.retries,
+      exchange.maxRetries,
+      exchange.idempotent,
+      exchange.maxRetryAfterMs,
+      Math.random(),
+    );
+    if (!decision.retry) return false;
+    exchange.retries++;
+    return this.#retryAfter(
+      exchange,
+      decision.delayMs,
+      decision.reason,
+      (error as Partial<HTTPError>).response,
+    );
+  }
+
+  #retryAfter(exchange: Exchange, delayMs: number, reason: string, answer: Response | undefined): true {
+    // The answer of an attempt that is retried is not read: free its connection.
+    if (answer !== undefined) discard(answer);
+    exchange.delayMs = delayMs;
+    exchange.reason = reason;
+    return true;
+  }
+
+  async #wait(exchange: Exchange): Promise<void> {
+    const { method, url, attempt, delayMs, reason } = exchange;
+    this.#events.emit('retry', { method, url, attempt, delayMs, reason });
+    exchange.attempt++;
+    if (delayMs === 0) return;
+    const signal = exchange.link.controller.signal;
+    try {
+      await this.#clock.sleep(delayMs, signal);
+    } catch {
+      throw userAbort(signal);
     }
   }
 
-  /** Tries until a non-retryable answer; returns it (2xx or not). Throws on abort and final connection errors. */
-  async #attempts(
-    method: HttpMethod,
-    url: string,
-    headers: Record<string, string>,
-    body: string | undefined,
-    options: RequestOptions | undefined,
-    operation: string,
-  ): Promise<Response> {
-    const signal = options?.signal;
-    const maxRetries = options?.maxRetries ?? this.#maxRetries;
-    const timeout = options?.timeout ?? this.#timeout;
-    const maxRetryAfterMs =
-      options?.maxRetryAfter === undefined ? this.#maxRetryAfterMs : options.maxRetryAfter * 1000;
-    const idempotent = method !== 'POST' || url.endsWith(TOKEN_PATH);
-    for (let attempt = 0; ; attempt++) {
-      if (signal?.aborted) throw userAbort(signal);
-      this.#events.emit('request', { method, url, attempt });
-      const started = this.#clock.now();
-      let outcome: Outcome = { kind: 'connection', neverSent: false };
-      let response: Response | undefined;
-      let failure: APIConnectionError | undefined;
-      const expiry = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
+  /** What ky threw, as the SDK's error. */
+  async #failure(exchange: Exchange, error: unknown, version: ApiVersion): Promise<TelephonyError> {
+    const signal = exchange.link.controller.signal;
+    if (error instanceof TelephonyError) return error;
+    if (signal.aborted) return userAbort(signal);
+    if (error instanceof HTTPError) {
+      return this.#errorFrom(exchange, error.response, version);
+    }
+    if (error instanceof TimeoutError) {
+      return new APITimeoutError(`${exchange.operation} timed out after ${exchange.timeout} ms`);
+    }
+    const codes = failureCodes(error);
+    return new APIConnectionError(
+      `${exchange.operation} failed: no HTTP answer from ${new URL(exchange.url).origin}${codes.length > 0 ? ` (${codes.join(', ')})` : ''}`,
+      { cause: error },
+    );
+  }
+
+  /**
+   * Reads an answer's body within what is left of the attempt's deadline: a body that stalls after
+   * its headers fails the call with `APITimeoutError` instead of hanging it.
+   */
+  async #readBody<T>(
+    exchange: Exchange,
+    response: Response,
+    read: (response: Response, operation: string) => Promise<T>,
+  ): Promise<T> {
+    const { controller } = exchange.link;
+    let timedOut = false;
+    const timer = setTimeout(
+      () => {
         timedOut = true;
-        expiry.abort();
-      }, timeout);
-      try {
-        response = await this.#ky(url, {
-          method,
-          headers,
-          body: body ?? null,
-          signal: signal === undefined ? expiry.signal : followBoth(signal, expiry),
-        });
-      } catch (error) {
-        if (signal?.aborted) throw userAbort(signal);
-        if (timedOut) {
-          failure = new APITimeoutError(`${operation} timed out after ${timeout} ms`);
-          outcome = { kind: 'timeout' };
-        } else {
-          const codes = failureCodes(error);
-          failure = new APIConnectionError(
-            `${operation} failed: no HTTP answer from ${new URL(url).origin}${codes.length > 0 ? ` (${codes.join(', ')})` : ''}`,
-            { cause: error },
-          );
-          outcome = { kind: 'connection', neverSent: provablyNeverSent(codes) };
-        }
-      } finally {
-        // Like ky's timeout, the timer covers the wait for the answer's headers, not the body read.
-        clearTimeout(timer);
-      }
-      if (response !== undefined) {
-        const status = response.status;
-        this.#events.emit('response', {
-          method,
-          url,
-          attempt,
-          status,
-          durationMs: this.#clock.now() - started,
-        });
-        if (response.ok || status === 401) return response;
-        outcome = {
-          kind: 'status',
-          status,
-          retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), this.#clock.now()),
-        };
-      }
-      const decision = decideRetry(outcome, attempt, maxRetries, idempotent, maxRetryAfterMs, Math.random());
-      if (!decision.retry) {
-        if (response !== undefined) return response;
-        throw failure;
-      }
-      if (response !== undefined) discard(response);
-      this.#events.emit('retry', {
-        method,
-        url,
-        attempt,
-        delayMs: decision.delayMs,
-        reason: decision.reason,
-      });
-      try {
-        await this.#clock.sleep(decision.delayMs, signal);
-      } catch {
-        throw userAbort(signal);
-      }
+        controller.abort();
+      },
+      Math.max(0, exchange.startedAt + exchange.timeout - Date.now()),
+    );
+    try {
+      return await read(response, exchange.operation);
+    } catch (error) {
+      if (timedOut) throw new APITimeoutError(`${exchange.operation} timed out after ${exchange.timeout} ms`);
+      if (controller.signal.aborted) throw userAbort(controller.signal);
+      throw error;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
   /**
-   * The error for a non-2xx answer. `sent` are the credentials the request carried: an answer that
-   * echoes them (a proxy's error page, a debug header) has them replaced in the error's message,
-   * `body` and `headers`, as is the client secret.
+   * The error for a non-2xx answer. An answer may echo the request (a proxy's error page, a debug
+   * header): every credential of the client, the bearer the request carried and the request's own
+   * `secrets` are replaced in the error's message, `body` and `headers`.
    */
-  async #errorFrom(
-    response: Response,
-    version: ApiVersion,
-    operation: string,
-    sent: readonly string[],
-    tokenRequest = false,
-  ): Promise<APIError> {
-    const secrets = [...sent, this.#clientSecret].filter((s): s is string => s !== undefined);
-    const body = await readErrorBody(response);
-    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
-    return errorFromResponse(
-      response.status,
-      redact(body, secrets),
-      redact(Object.fromEntries(response.headers), secrets),
-      version,
-      operation,
-      { retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000), tokenRequest },
+  async #errorFrom(exchange: Exchange, response: Response, version: ApiVersion): Promise<APIError> {
+    const secrets = [...this.#secrets, exchange.bearer, ...exchange.secrets].filter(
+      (s): s is string => typeof s === 'string',
     );
+    const body = redact(await this.#readBody(exchange, response, readErrorBody), secrets);
+    const headers = redact(Object.fromEntries(response.headers), secrets);
+    const { status } = response;
+    if ((status >= 300 && status < 400) || response.type === 'opaqueredirect') {
+      const location = response.headers.get('location');
+      return new APIError({
+        status,
+        code: 'redirect_not_followed',
+        message: `the answer redirects${location === null ? '' : ` to ${redact(location, secrets)}`}; the SDK follows no redirect, so credentials go only to the configured base URL`,
+        headers,
+        body,
+        apiVersion: version,
+        operation: exchange.operation,
+      });
+    }
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
+    return errorFromResponse(status, body, headers, version, exchange.operation, {
+      retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+      tokenRequest: exchange.credential === undefined,
+    });
   }
 
   async #requestToken(): Promise<IssuedToken> {
@@ -302,20 +471,38 @@ export class HttpTransport implements Transport {
       client_secret: this.#clientSecret ?? '',
     });
     if (this.#scope !== undefined) form.set('scope', this.#scope);
+    // Shared by every caller waiting for a token, so no caller's signal or per-call options apply.
+    const exchange = this.#exchange('POST', joinUrl(base, TOKEN_PATH), operation, undefined, undefined);
     const headers = { 'content-type': 'application/x-www-form-urlencoded' };
-    const response = await this.#attempts(
-      'POST',
-      joinUrl(base, TOKEN_PATH),
-      headers,
-      form.toString(),
-      undefined,
-      operation,
-    );
-    if (!response.ok) throw await this.#errorFrom(response, 'v2', operation, [], true);
-    const issued = issuedToken(await readJson(response, operation), operation);
+    let issued: IssuedToken;
+    try {
+      const response = await this.#fetch(exchange, headers, form.toString(), 'v2');
+      issued = issuedToken(await this.#readBody(exchange, response, readJson), operation);
+    } finally {
+      exchange.link.release();
+    }
     this.#events.emit('token', { expires_in: issued.expires_in, scope: issued.scope });
     return issued;
   }
+}
+
+/** `'post'` and `'Post'` are POST, so the retry policy recognises them; an unknown method is refused. */
+function methodOf(method: string): HttpMethod {
+  const upper = typeof method === 'string' ? (method.toUpperCase() as HttpMethod) : undefined;
+  if (upper !== undefined && METHODS.includes(upper)) return upper;
+  throw new ValidationError(`Unsupported method ${String(method).slice(0, 16)}: use ${METHODS.join(', ')}`, [
+    { path: 'method', message: `must be one of ${METHODS.join(', ')}` },
+  ]);
+}
+
+/** What a failed attempt produced, for the retry policy. */
+function outcomeOf(error: Error, now: number): Outcome {
+  if (error instanceof HTTPError) {
+    const { status, headers } = error.response;
+    return { kind: 'status', status, retryAfterMs: parseRetryAfter(headers.get('retry-after'), now) };
+  }
+  if (error instanceof TimeoutError) return { kind: 'timeout' };
+  return { kind: 'connection', neverSent: provablyNeverSent(failureCodes(error)) };
 }
 
 function refuse(target: string, option: string): ValidationError {

@@ -1,17 +1,52 @@
 import { APIUserAbortError } from './errors.js';
 
-/**
- * A signal that aborts when the caller's does or the attempt's timer fires. `AbortSignal.any` keeps
- * following the caller's signal while the body is read; where it is missing (Node < 20.3, older
- * browsers) the caller's abort is forwarded by a listener instead.
- */
-export function followBoth(signal: AbortSignal, attempt: AbortController): AbortSignal {
-  if (typeof AbortSignal.any === 'function') return AbortSignal.any([signal, attempt.signal]);
-  signal.addEventListener('abort', () => attempt.abort(signal.reason), {
-    once: true,
-    signal: attempt.signal,
-  });
-  return attempt.signal;
+// One abort listener per caller signal, whatever the number of calls it is passed to: a signal shared
+// by every call of a long-lived worker would otherwise collect a listener (or, through
+// `AbortSignal.any`, a dependant that Node 20 never releases) per call — heap growth without end,
+// and Node's MaxListenersExceededWarning past 10 concurrent calls.
+const followers = new WeakMap<AbortSignal, Set<AbortController>>();
+
+function abortFollowers(this: AbortSignal): void {
+  const set = followers.get(this);
+  followers.delete(this);
+  for (const controller of set ?? []) controller.abort(this.reason);
+}
+
+/** A call's own abort controller, aborted when `signal` (the caller's) aborts, until `release()`. */
+export interface Link {
+  readonly controller: AbortController;
+  /** Stops following the caller's signal; the call is over. */
+  release(): void;
+}
+
+const noRelease = () => {};
+
+/** Links a new controller to the caller's `signal` (if any). */
+export function follow(signal: AbortSignal | undefined): Link {
+  const controller = new AbortController();
+  if (signal === undefined) return { controller, release: noRelease };
+  if (signal.aborted) {
+    controller.abort(signal.reason);
+    return { controller, release: noRelease };
+  }
+  let set = followers.get(signal);
+  if (set === undefined) {
+    set = new Set();
+    followers.set(signal, set);
+    signal.addEventListener('abort', abortFollowers, { once: true });
+  }
+  set.add(controller);
+  const followed = set;
+  return {
+    controller,
+    release() {
+      followed.delete(controller);
+      if (followed.size === 0 && followers.get(signal) === followed) {
+        followers.delete(signal);
+        signal.removeEventListener('abort', abortFollowers);
+      }
+    },
+  };
 }
 
 /** The error for a call the caller's signal aborted; `cause` is the signal's reason. */

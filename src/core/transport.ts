@@ -28,8 +28,8 @@ export type QueryValue = string | number | boolean | Date | null | undefined;
 
 /** One logical request. `path` starts with `/v2/` or `/v1/`, which picks address, credential and error shape. */
 export interface RawRequest {
-  /** HTTP method. */
-  method: HttpMethod;
+  /** HTTP method, any case (`'post'` is POST). */
+  method: HttpMethod | Lowercase<HttpMethod>;
   /** `/v2/...` or `/v1/...`, appended to `baseUrl` or `baseUrlV1`. */
   path: string;
   /** Serialized by the transport: `undefined` and `null` dropped, `Date` as ISO 8601. */
@@ -38,6 +38,16 @@ export interface RawRequest {
   body?: unknown;
   /** Extra request headers; they cannot replace `Authorization`. */
   headers?: Record<string, string> | undefined;
+  /**
+   * Values the request carries that no error may show, as the client's credentials are not (a
+   * webhook signing secret in the body): an answer echoing one has it replaced by `[redacted]`.
+   */
+  secrets?: ReadonlyArray<string | undefined> | undefined;
+  /**
+   * `true`: a 2xx body that is not JSON resolves to `undefined` instead of rejecting with
+   * `ResponseValidationError` — for answers whose body SPEC.md does not show.
+   */
+  lenient?: boolean | undefined;
 }
 
 /**
@@ -47,13 +57,13 @@ export interface RawRequest {
 export interface Transport {
   /**
    * Performs the request and resolves to the parsed JSON body of the 2xx answer (`undefined`
-   * when the body is empty). Rejects with a `TelephonyError` subclass, never anything else.
+   * when the body is empty). Each attempt's `timeout` covers reading the body too. Rejects with a `TelephonyError` subclass, never anything else.
    */
   send(request: RawRequest, options?: RequestOptions): Promise<unknown>;
   /**
    * Same auth, retries, errors and events as `send`, but resolves to the raw 2xx `Response`
-   * with its body unread, for answers the caller reads itself (a recording's stream, the undocumented
-   * body of `POST /v2/webhooks`). `path` may also be an
+   * with its body unread, for answers the caller reads itself (a recording's stream). `timeout`
+   * covers the wait for the headers; the call's `signal` still stops the body. `path` may also be an
    * absolute URL, accepted only on the origin of the configured base URL for its version, so a
    * credential is never sent to another host.
    */

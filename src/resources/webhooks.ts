@@ -45,11 +45,10 @@ export class Webhooks extends APIResource {
     const operation = 'POST /v2/webhooks';
     const body = validateParams(CreateWebhookParamsSchema, params, operation);
     // The POST's own 2xx answer is read leniently: a body that is not JSON is no error here.
-    const response = await this.transport.download({ method: 'POST', path: '/v2/webhooks', body }, options);
-    let answer: unknown;
-    try {
-      answer = JSON.parse(await response.text());
-    } catch {}
+    const answer = await this.transport.send(
+      { method: 'POST', path: '/v2/webhooks', body, secrets: [body.secret], lenient: true },
+      options,
+    );
     const data = isRecord(answer) && isRecord(answer.data) ? answer.data : answer;
     return isRecord(data) ? data : {};
   }

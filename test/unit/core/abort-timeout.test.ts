@@ -84,9 +84,11 @@ describe('abort', () => {
     const client = testClient({ clock: systemClock });
     // After the 'retry' event the client starts its 30 s sleep; abort once it is waiting.
     client.on('retry', () => queueMicrotask(() => controller.abort('stop')));
-    const error = await settledSoon(
-      client.request({ method: 'GET', path: '/v2/x' }, { signal: controller.signal }),
-    );
+    const pending = client.request({ method: 'GET', path: '/v2/x' }, { signal: controller.signal });
+    // ky passes a turn of the timer queue (its own wait, 0 ms) before the client's wait.
+    await vi.waitFor(() => expect(hits).toBe(1));
+    await vi.advanceTimersByTimeAsync(0);
+    const error = await settledSoon(pending);
     expect(error).toBeInstanceOf(APIUserAbortError);
     expect((error as Error).cause).toBe('stop');
     expect(hits).toBe(1);
@@ -157,6 +159,7 @@ describe('timeout', () => {
     const client = testClient();
     const get = rejection(client.request({ method: 'GET', path: '/v2/x' }, { timeout: 1000, maxRetries: 1 }));
     await vi.advanceTimersByTimeAsync(1000);
+    await vi.waitFor(() => expect(gets).toBe(2));
     await vi.advanceTimersByTimeAsync(1000);
     const getError = await get;
     expect(getError).toBeInstanceOf(APITimeoutError);
