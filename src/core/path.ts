@@ -1,7 +1,7 @@
 import { ValidationError } from './errors.js';
 
 /** One id, named by its parameter: `{ userId }`. */
-export type NamedId = Record<string, string>;
+type NamedId = Record<string, string>;
 
 /** Longest part of a refused string echoed in an error (a 5 MB id must not make a 5 MB message). */
 const ECHO_LIMIT = 40;
