@@ -1,0 +1,106 @@
+import { type ApiVersion, ValidationError } from './errors.js';
+
+/** Longest part of a refused path echoed in the error message. */
+const ECHO_LIMIT = 80;
+/** Percent-decodings checked (a proxy and then the server may each decode); more are refused. */
+const DECODINGS = 3;
+const ENCODED = /%[0-9A-Fa-f]{2}/;
+/** A character outside RFC 3986 path characters (unreserved, sub-delims, `:`, `@`, `/` and `%`). */
+const NOT_PATH_CHAR = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/u;
+
+/**
+ * The API version a request path addresses — `'v2'` for `/v2/…`, `'v1'` for `/v1/…` — or a
+ * {@link ValidationError} (issue path `'path'`) when the path could address something else once a URL
+ * parser, a proxy or the server normalises it: `/v2/../v1/users` would carry the v2 token to a v1 path,
+ * `/v2/%2e%2e/admin` out of the API. Strict on purpose, yet every path SPEC.md names passes, and so does
+ * what `path``` makes of any id that does not read as a dot-segment once decoded (`'..;x'`, `'%2e%2e'`).
+ *
+ * 1. A string starting with `/v2/` or `/v1/` (literally, lower case) and naming something after it:
+ *    `/v2` and `/v2/` are refused, and so is anything not starting with `/` (an absolute URL included).
+ * 2. Only RFC 3986 path characters: letters, digits, `-._~!$&'()*+,;=:@/` and `%` followed by two hex
+ *    digits. So no whitespace or control character (a URL parser drops tabs and newlines: `.\t.` is
+ *    `..`), no backslash (read as `/`), no `?` or `#` (the query goes in `query`), no raw non-ASCII
+ *    (percent-encode it).
+ * 3. No empty segment: `//` (which servers collapse, and which starts a host at the front) or a
+ *    trailing `/`.
+ * 4. No dot-segment, in any form a server may read one: each segment as sent and after each of up to
+ *    three percent-decodings (the first must be valid UTF-8: `%c0%ae`, an overlong `.`, is refused; a
+ *    segment still encoded after three is refused), after Unicode NFKC (`%EF%BC%8E` is `．`, which some
+ *    servers fold to `.`), split at a decoded `/` or `\` (`%2F`, `%5C`), cut at a `;` (Tomcat reads
+ *    `..;x` as `..`) or a NUL (`..%00x` ends at `..` in C servers) and trimmed, is neither `.` nor `..`.
+ *    Refused: `%2e`, `.%2E`, `%252e%252e`, `..;`, `%20..`, `x%2F..%2F..`. Accepted: `...` (a name, as RFC 3986 says) and `a%2Fb`, the one segment
+ *    `path``` makes of the id `'a/b'`.
+ */
+export function apiVersionOf(path: string): ApiVersion {
+  const problem = problemOf(path);
+  if (problem === undefined) return path.startsWith('/v2/') ? 'v2' : 'v1';
+  throw new ValidationError(`Invalid request path ${echo(path)}: ${problem}`, [
+    { path: 'path', message: problem },
+  ]);
+}
+
+function problemOf(path: unknown): string | undefined {
+  if (typeof path !== 'string') return `must be a string starting with /v2/ or /v1/ (got ${typeName(path)})`;
+  if (!path.startsWith('/')) return 'must start with /v2/ or /v1/ (a path, not a URL)';
+  const bad = NOT_PATH_CHAR.exec(path);
+  if (bad !== null) return badChar(bad[0]);
+  if (/%(?![0-9A-Fa-f]{2})/.test(path)) return 'must have two hex digits after each "%"';
+  const segments = path.split('/').slice(1);
+  const [version, first] = segments;
+  if (version !== 'v2' && version !== 'v1') return 'must start with /v2/ or /v1/';
+  if (first === undefined || (first === '' && segments.length === 2))
+    return `must name something after /${version}/`;
+  if (segments.includes('')) return 'must not have an empty segment ("//" or a trailing "/")';
+  for (const segment of segments) {
+    const problem = segmentProblem(segment);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+function badChar(char: string): string {
+  if (char === '?' || char === '#') return `must not contain "${char}" (put the query in \`query\`)`;
+  return `must not contain ${JSON.stringify(char)} (percent-encode it)`;
+}
+
+function segmentProblem(segment: string): string | undefined {
+  let form = segment;
+  for (let decoded = 0; ; decoded++) {
+    // A server that decodes `%2F` or `%5C` splits there: each piece must then be no dot-segment either.
+    for (const piece of form.normalize('NFKC').split(/[/\\]/)) {
+      const name = piece.split(/[;\0]/)[0]?.trim();
+      if (name === '.' || name === '..') return 'must not have a "." or ".." segment, in any encoding';
+    }
+    if (!ENCODED.test(form)) return undefined;
+    if (decoded === DECODINGS) return 'must not be percent-encoded more than three times';
+    if (decoded > 0) form = decodeLeniently(form);
+    else {
+      try {
+        form = decodeURIComponent(form);
+      } catch {
+        return 'must be valid UTF-8 once percent-decoded';
+      }
+    }
+  }
+}
+
+/** A second decoder may be lenient: bytes that are not UTF-8 are kept one character each, not fatal. */
+function decodeLeniently(text: string): string {
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run.replace(/%(..)/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    }
+  });
+}
+
+function echo(path: unknown): string {
+  if (typeof path !== 'string') return `(${typeName(path)})`;
+  if (path.length <= ECHO_LIMIT) return JSON.stringify(path);
+  return `${JSON.stringify(path.slice(0, ECHO_LIMIT))}… ${path.length} characters`;
+}
+
+function typeName(value: unknown): string {
+  return value === null ? 'null' : typeof value;
+}
