@@ -14,6 +14,7 @@ import {
   APIError,
   APITimeoutError,
   type ApiVersion,
+  AuthenticationError,
   errorFromResponse,
   TelephonyError,
   ValidationError,
@@ -22,6 +23,7 @@ import type { ClientEmitter } from './events.js';
 import { mergeHeaders } from './headers.js';
 import { type ClientOptions, DEFAULTS, validateRequestOptions } from './options.js';
 import { redact } from './redact.js';
+import { apiVersionOf } from './request-path.js';
 import { decideRetry, failureCodes, type Outcome, parseRetryAfter, provablyNeverSent } from './retry.js';
 import { abortable, follow, type Link, userAbort } from './signals.js';
 import type { HttpMethod, RawRequest, RequestOptions, Transport } from './transport.js';
@@ -170,16 +172,7 @@ export class HttpTransport implements Transport {
       const prefix = bases.find((base) => url.pathname.startsWith(`${base}/v`)) ?? '';
       path = url.pathname.slice(prefix.length);
     }
-    const version: ApiVersion | undefined = path.startsWith('/v2/')
-      ? 'v2'
-      : path.startsWith('/v1/')
-        ? 'v1'
-        : undefined;
-    if (version === undefined) {
-      throw new ValidationError(`Path must start with /v2/ or /v1/: ${path}`, [
-        { path: 'path', message: 'must start with /v2/ or /v1/' },
-      ]);
-    }
+    const version = apiVersionOf(path);
     const base = version === 'v2' ? this.#baseUrl : this.#baseUrlV1;
     const option = version === 'v2' ? 'baseUrl' : 'baseUrlV1';
     if (base === undefined) {
@@ -399,31 +392,41 @@ export class HttpTransport implements Transport {
 
   /**
    * Reads an answer's body within what is left of the attempt's deadline: a body that stalls after
-   * its headers fails the call with `APITimeoutError` instead of hanging it.
+   * its headers fails the call with `APITimeoutError` instead of hanging it. The read is raced against
+   * the call's signal rather than left to the fetch: not every fetch (a custom one, a mock) stops a
+   * body it has handed over when the request's signal aborts.
    */
-  async #readBody<T>(
+  #readBody<T>(
     exchange: Exchange,
     response: Response,
     read: (response: Response, operation: string) => Promise<T>,
   ): Promise<T> {
     const { controller } = exchange.link;
+    const signal = controller.signal;
     let timedOut = false;
-    const timer = setTimeout(
-      () => {
-        timedOut = true;
-        controller.abort();
-      },
-      Math.max(0, exchange.startedAt + exchange.timeout - Date.now()),
-    );
-    try {
-      return await read(response, exchange.operation);
-    } catch (error) {
-      if (timedOut) throw new APITimeoutError(`${exchange.operation} timed out after ${exchange.timeout} ms`);
-      if (controller.signal.aborted) throw userAbort(controller.signal);
-      throw error;
-    } finally {
-      clearTimeout(timer);
-    }
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () =>
+        reject(
+          timedOut
+            ? new APITimeoutError(`${exchange.operation} timed out after ${exchange.timeout} ms`)
+            : userAbort(signal),
+        );
+      if (signal.aborted) return onAbort();
+      const timer = setTimeout(
+        () => {
+          timedOut = true;
+          controller.abort();
+        },
+        Math.max(0, exchange.startedAt + exchange.timeout - Date.now()),
+      );
+      signal.addEventListener('abort', onAbort, { once: true });
+      read(response, exchange.operation)
+        .then(resolve, reject)
+        .finally(() => {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', onAbort);
+        });
+    });
   }
 
   /**
@@ -438,9 +441,10 @@ export class HttpTransport implements Transport {
     const body = redact(await this.#readBody(exchange, response, readErrorBody), secrets);
     const headers = redact(Object.fromEntries(response.headers), secrets);
     const { status } = response;
+    const tokenRequest = exchange.credential === undefined;
     if ((status >= 300 && status < 400) || response.type === 'opaqueredirect') {
       const location = response.headers.get('location');
-      return new APIError({
+      return new (tokenRequest ? AuthenticationError : APIError)({
         status,
         code: 'redirect_not_followed',
         message: `the answer redirects${location === null ? '' : ` to ${redact(location, secrets)}`}; the SDK follows no redirect, so credentials go only to the configured base URL`,
@@ -453,7 +457,7 @@ export class HttpTransport implements Transport {
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
     return errorFromResponse(status, body, headers, version, exchange.operation, {
       retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
-      tokenRequest: exchange.credential === undefined,
+      tokenRequest,
     });
   }
 
