@@ -13,12 +13,12 @@ import { throughputRows } from './rows/throughput.js';
 import { tokenRow } from './rows/token.js';
 import { validationRow } from './rows/validation.js';
 import { webhookRows } from './rows/webhooks.js';
-import { loadSdk, loadSdkWebhooks } from './sdk.js';
+import { loadBaselineSdk, loadSdk, loadSdkWebhooks } from './sdk.js';
 import { loadSdkPageValidator } from './sdk-schema.js';
 
 const rows: Record<string, () => Promise<RowResult[]>> = {
-  throughput: async () => throughputRows(await loadSdk()),
-  cpu: async () => [await cpuRow(await loadSdk())],
+  throughput: async () => throughputRows(await loadSdk(), await loadBaselineSdk()),
+  cpu: async () => [await cpuRow(await loadSdk(), await loadBaselineSdk())],
   validation: async () => [await validationRow(await loadSdkPageValidator())],
   webhooks: async () => webhookRows(await loadSdkWebhooks()),
   heap: async () => [await heapRow(await loadSdk())],

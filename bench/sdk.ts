@@ -33,13 +33,19 @@ export interface SdkWebhooksModule {
 
 /** `TELEPHONY_SDK_DIST=<dir>` measures another build of the package (e.g. a branch's dist) instead of ./dist. */
 const distDir = process.env.TELEPHONY_SDK_DIST ?? fileURLToPath(new URL('../dist', import.meta.url));
-const dist = (file: string) => join(distDir, file);
+/**
+ * `TELEPHONY_SDK_BASELINE_DIST=<dir>`: rows 1 and 2 also measure that build (an earlier commit's dist)
+ * beside ./dist, so a change is measured before and after in the same run.
+ */
+const baselineDir = process.env.TELEPHONY_SDK_BASELINE_DIST;
 
-async function load<T>(file: string, exportName: string): Promise<T | undefined> {
-  if (!existsSync(dist(file))) return undefined;
-  const module = (await import(dist(file))) as Record<string, unknown>;
+async function load<T>(dir: string, file: string, exportName: string): Promise<T | undefined> {
+  if (!existsSync(join(dir, file))) return undefined;
+  const module = (await import(join(dir, file))) as Record<string, unknown>;
   return typeof module[exportName] === 'function' ? (module as T) : undefined;
 }
 
-export const loadSdk = () => load<SdkModule>('index.js', 'TelephonyClient');
-export const loadSdkWebhooks = () => load<SdkWebhooksModule>('webhooks.js', 'verifyWebhook');
+export const loadSdk = () => load<SdkModule>(distDir, 'index.js', 'TelephonyClient');
+export const loadBaselineSdk = async () =>
+  baselineDir === undefined ? undefined : load<SdkModule>(baselineDir, 'index.js', 'TelephonyClient');
+export const loadSdkWebhooks = () => load<SdkWebhooksModule>(distDir, 'webhooks.js', 'verifyWebhook');

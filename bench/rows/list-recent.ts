@@ -8,6 +8,7 @@ export function listRecentContenders(
   baseUrl: string,
   floorName: string,
   fetchImpl?: typeof fetch,
+  baseline?: SdkModule,
 ): Contender[] {
   const peers = recentCallsContenders(baseUrl, fetchImpl);
   const contenders: Contender[] = [
@@ -18,13 +19,16 @@ export function listRecentContenders(
     { name: 'fetch + per-attempt signal and timer', run: peers.floorWithTimeout },
     { name: "ky with the SDK's options", run: peers.kySdkOptions },
   ];
-  if (sdk) {
-    const client = new sdk.TelephonyClient({
-      baseUrl,
-      accessToken: BENCH_TOKEN,
-      maxRetries: 0,
-      ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  const options = { baseUrl, accessToken: BENCH_TOKEN, ...(fetchImpl ? { fetch: fetchImpl } : {}) };
+  if (baseline) {
+    const client = new baseline.TelephonyClient(options);
+    contenders.push({
+      name: 'baseline build calls.listRecent',
+      run: () => client.calls.listRecent({ limit: 100 }),
     });
+  }
+  if (sdk) {
+    const client = new sdk.TelephonyClient(options);
     contenders.push({
       name: 'telephony-sdk calls.listRecent',
       run: () => client.calls.listRecent({ limit: 100 }),
