@@ -7,12 +7,13 @@ import {
   StaticCredential,
   TokenCache,
 } from './auth.js';
-import { discard, readErrorBody, readJson, readLenient } from './body.js';
+import { collectText, discard, parseErrorBody, parseJson, parseLenient } from './body.js';
 import type { Clock } from './clock.js';
 import {
   APIConnectionError,
   APIError,
   APITimeoutError,
+  APIUserAbortError,
   type ApiVersion,
   AuthenticationError,
   errorFromResponse,
@@ -49,8 +50,8 @@ interface Exchange {
   bearer: string | undefined;
   /** Values of the request that no error may show (a webhook signing secret). */
   secrets: ReadonlyArray<string | undefined>;
-  link: Link;
-  caller: AbortSignal | undefined;
+  /** Only when the caller passed a signal: a signal given to ky costs an `AbortSignal.any` per call. */
+  link: Link | undefined;
   timeout: number;
   maxRetries: number;
   maxRetryAfterMs: number;
@@ -144,9 +145,10 @@ export class HttpTransport implements Transport {
   async send(request: RawRequest, options?: RequestOptions): Promise<unknown> {
     const { response, exchange } = await this.#perform(request, options, false);
     try {
-      return await this.#readBody(exchange, response, request.lenient ? readLenient : readJson);
+      const text = await this.#readText(exchange, response);
+      return request.lenient ? parseLenient(text) : parseJson(text, response.status, exchange.operation);
     } finally {
-      exchange.link.release();
+      exchange.link?.release();
     }
   }
 
@@ -238,8 +240,7 @@ export class HttpTransport implements Transport {
       credential,
       bearer: undefined,
       secrets: [],
-      link: follow(caller),
-      caller,
+      link: caller === undefined ? undefined : follow(caller),
       timeout: options?.timeout ?? this.#timeout,
       maxRetries: options?.maxRetries ?? this.#maxRetries,
       maxRetryAfterMs:
@@ -268,7 +269,7 @@ export class HttpTransport implements Transport {
       method: exchange.method,
       headers,
       body: body ?? null,
-      signal: exchange.link.controller.signal,
+      signal: exchange.link?.controller.signal ?? null,
       timeout: exchange.timeout,
       context: { exchange },
       retry: {
@@ -281,27 +282,31 @@ export class HttpTransport implements Transport {
       response = await this.#ky(exchange.url, kyOptions);
     } catch (error) {
       const failure = await this.#failure(exchange, error, version);
-      exchange.link.release();
+      exchange.link?.release();
       throw failure;
     }
     this.#reportAnswer(exchange, response);
     return response;
   }
 
-  async #beforeAttempt(exchange: Exchange, request: Request): Promise<void> {
-    const { credential, link } = exchange;
-    if (credential !== undefined) {
-      const bearerOrPromise = credential.bearer();
-      // ky does not interrupt a hook on abort: the wait for a token watches the call's signal itself.
-      exchange.bearer =
-        typeof bearerOrPromise === 'string'
-          ? bearerOrPromise
-          : await abortable(bearerOrPromise, link.controller.signal);
-      request.headers.set('authorization', `Bearer ${exchange.bearer}`);
+  #beforeAttempt(exchange: Exchange, request: Request): Promise<void> | undefined {
+    const signal = exchange.link?.controller.signal;
+    if (signal?.aborted) throw userAbort(signal);
+    const bearer = exchange.credential?.bearer();
+    if (typeof bearer !== 'object') return this.#startAttempt(exchange, request, bearer);
+    // A token being fetched is awaited; ky does not interrupt a hook on abort, so the wait watches
+    // the call's signal itself. A bearer at hand (the usual case) costs no promise.
+    return abortable(bearer, signal).then((value) => this.#startAttempt(exchange, request, value));
+  }
+
+  #startAttempt(exchange: Exchange, request: Request, bearer: string | undefined): undefined {
+    if (bearer !== undefined) {
+      exchange.bearer = bearer;
+      request.headers.set('authorization', `Bearer ${bearer}`);
     }
-    if (link.controller.signal.aborted) throw userAbort(link.controller.signal);
     exchange.startedAt = Date.now();
     this.#events.emit('request', { method: exchange.method, url: exchange.url, attempt: exchange.attempt });
+    return undefined;
   }
 
   /** Emits `'response'` once per attempt that got an HTTP answer. */
@@ -319,7 +324,7 @@ export class HttpTransport implements Transport {
 
   /** ky asks this for every failed attempt: `true` retries after `exchange.delayMs`, `false` gives up. */
   #shouldRetry(exchange: Exchange, error: Error): boolean {
-    if (error instanceof TelephonyError || exchange.link.controller.signal.aborted) return false;
+    if (error instanceof TelephonyError || exchange.link?.controller.signal.aborted) return false;
     if (error instanceof HTTPError) {
       const { response } = error;
       if (
@@ -364,7 +369,7 @@ export class HttpTransport implements Transport {
     this.#events.emit('retry', { method, url, attempt, delayMs, reason });
     exchange.attempt++;
     if (delayMs === 0) return;
-    const signal = exchange.link.controller.signal;
+    const signal = exchange.link?.controller.signal;
     try {
       await this.#clock.sleep(delayMs, signal);
     } catch {
@@ -374,9 +379,9 @@ export class HttpTransport implements Transport {
 
   /** What ky threw, as the SDK's error. */
   async #failure(exchange: Exchange, error: unknown, version: ApiVersion): Promise<TelephonyError> {
-    const signal = exchange.link.controller.signal;
+    const signal = exchange.link?.controller.signal;
     if (error instanceof TelephonyError) return error;
-    if (signal.aborted) return userAbort(signal);
+    if (signal?.aborted) return userAbort(signal);
     if (error instanceof HTTPError) {
       return this.#errorFrom(exchange, error.response, version);
     }
@@ -391,40 +396,40 @@ export class HttpTransport implements Transport {
   }
 
   /**
-   * Reads an answer's body within what is left of the attempt's deadline: a body that stalls after
-   * its headers fails the call with `APITimeoutError` instead of hanging it. The read is raced against
-   * the call's signal rather than left to the fetch: not every fetch (a custom one, a mock) stops a
-   * body it has handed over when the request's signal aborts.
+   * An answer's body as text, within what is left of the attempt's deadline: a body that stalls after
+   * its headers fails the call with `APITimeoutError` instead of hanging it, and the caller's abort
+   * stops it with `APIUserAbortError`. The SDK holds the reader, so it cancels the stream itself:
+   * that needs no signal on the request, and works with a fetch (a custom one, a mock) that ignores
+   * an abort once it has handed the body over.
    */
-  #readBody<T>(
-    exchange: Exchange,
-    response: Response,
-    read: (response: Response, operation: string) => Promise<T>,
-  ): Promise<T> {
-    const { controller } = exchange.link;
-    const signal = controller.signal;
-    let timedOut = false;
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = () =>
-        reject(
-          timedOut
-            ? new APITimeoutError(`${exchange.operation} timed out after ${exchange.timeout} ms`)
-            : userAbort(signal),
-        );
-      if (signal.aborted) return onAbort();
+  #readText(exchange: Exchange, response: Response): Promise<string> {
+    const { body } = response;
+    if (body === null) return Promise.resolve('');
+    const signal = exchange.link?.controller.signal;
+    if (signal?.aborted) return Promise.reject(userAbort(signal));
+    const reader = body.getReader();
+    return new Promise<string>((resolve, reject) => {
+      const stop = (error: TelephonyError) => {
+        reader.cancel().catch(() => {});
+        reject(error);
+      };
+      const onAbort = () => stop(userAbort(signal));
       const timer = setTimeout(
-        () => {
-          timedOut = true;
-          controller.abort();
-        },
+        () => stop(new APITimeoutError(`${exchange.operation} timed out after ${exchange.timeout} ms`)),
         Math.max(0, exchange.startedAt + exchange.timeout - Date.now()),
       );
-      signal.addEventListener('abort', onAbort, { once: true });
-      read(response, exchange.operation)
-        .then(resolve, reject)
+      signal?.addEventListener('abort', onAbort, { once: true });
+      collectText(reader)
+        .then(resolve, (error: unknown) =>
+          reject(
+            new APIConnectionError(`${exchange.operation}: the response body could not be read`, {
+              cause: error,
+            }),
+          ),
+        )
         .finally(() => {
           clearTimeout(timer);
-          signal.removeEventListener('abort', onAbort);
+          signal?.removeEventListener('abort', onAbort);
         });
     });
   }
@@ -438,7 +443,12 @@ export class HttpTransport implements Transport {
     const secrets = [...this.#secrets, exchange.bearer, ...exchange.secrets].filter(
       (s): s is string => typeof s === 'string',
     );
-    const body = redact(await this.#readBody(exchange, response, readErrorBody), secrets);
+    // An error body that cannot be read leaves the error its status; only the caller's abort wins.
+    const text = await this.#readText(exchange, response).catch((error: unknown) => {
+      if (error instanceof APIUserAbortError) throw error;
+      return '';
+    });
+    const body = redact(parseErrorBody(text), secrets);
     const headers = redact(Object.fromEntries(response.headers), secrets);
     const { status } = response;
     const tokenRequest = exchange.credential === undefined;
@@ -481,9 +491,12 @@ export class HttpTransport implements Transport {
     let issued: IssuedToken;
     try {
       const response = await this.#fetch(exchange, headers, form.toString(), 'v2');
-      issued = issuedToken(await this.#readBody(exchange, response, readJson), operation);
+      issued = issuedToken(
+        parseJson(await this.#readText(exchange, response), response.status, operation),
+        operation,
+      );
     } finally {
-      exchange.link.release();
+      exchange.link?.release();
     }
     this.#events.emit('token', { expires_in: issued.expires_in, scope: issued.scope });
     return issued;
