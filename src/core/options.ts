@@ -56,10 +56,47 @@ function fail(option: string, message: string): never {
 
 function checkUrl(option: string, value: unknown, version: string): void {
   if (value === undefined) return;
-  if (typeof value !== 'string' || !/^https?:\/\/[^/]/.test(value)) fail(option, 'must be an http(s) URL');
+  let url: URL | undefined;
+  try {
+    url = new URL(value as string);
+  } catch {}
+  // Never echoed, nor left for fetch to refuse: its error would quote the URL, password included.
+  if (typeof value !== 'string' || !/^https?:\/\/[^/]/.test(value) || !url || url.username || url.password)
+    fail(option, 'must be an http(s) URL without user name or password');
   // The SDK appends /v2/… (or /v1/…) itself: a base ending in a version would ask for /v2/v2/….
   if (/\/v[12]\/?$/.test(value))
     fail(option, `must not end in /v1 or /v2: the SDK appends ${version} itself`);
+}
+
+/**
+ * Refuses what cannot go into an HTTP header value (fetch would throw with the value in its message, or
+ * a proxy split the header): a control character but tab, DEL, anything above U+00FF.
+ */
+function checkHeaderValue(option: string, value: unknown): void {
+  if (typeof value !== 'string' || /[^\t\x20-\x7e\x80-\xff]/.test(value))
+    fail(option, 'must be a valid HTTP header value (no control or non-Latin-1 character)');
+}
+
+/** A non-empty string that can go into an HTTP header, as a credential must. */
+function checkString(option: string, value: unknown): void {
+  if (value === undefined) return;
+  if (typeof value !== 'string' || value === '') fail(option, 'must be a non-empty string');
+  checkHeaderValue(option, value);
+}
+
+/**
+ * Checks request headers (`defaultHeaders`, a call's `headers`): each name an HTTP token, each value a
+ * string that can go into a header (`undefined` leaves the header out). The {@link ValidationError}
+ * names `option` and the header (`headers.x-trace`), never a value, nor a name that is not a token.
+ */
+export function validateHeaders(headers: unknown, option = 'headers'): void {
+  if (headers === undefined) return;
+  if (typeof headers !== 'object' || headers === null) fail(option, 'must be an object');
+  for (const name in headers) {
+    if (!/^[\w!#$%&'*+.^`|~-]+$/.test(name)) fail(option, 'a header name is not an HTTP token');
+    const value = (headers as Record<string, unknown>)[name];
+    if (value !== undefined) checkHeaderValue(`${option}.${name}`, value);
+  }
 }
 
 // Every key of each options type, checked exhaustive by the compiler: an unknown key (a typo such as
@@ -99,12 +136,6 @@ function checkKeys(options: object, known: Record<string, true>): void {
   }
 }
 
-function checkString(option: string, value: unknown): void {
-  if (value !== undefined && (typeof value !== 'string' || value === '')) {
-    fail(option, 'must be a non-empty string');
-  }
-}
-
 /** Checks a non-negative number option; `integer` for counts. */
 function checkNumber(option: string, value: unknown, integer: boolean): void {
   if (value === undefined) return;
@@ -131,6 +162,7 @@ export function validateRequestOptions(options: RequestOptions | undefined): voi
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
     fail('signal', 'must be an AbortSignal');
   }
+  validateHeaders(options.headers);
 }
 
 /** Validates the client options once, at construction; the message names the option (never its value). */
@@ -161,6 +193,7 @@ export function validateOptions(options: ClientOptions): void {
   checkTimeout(options.timeout);
   checkNumber('maxRetryAfter', options.maxRetryAfter, false);
   if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch', 'must be a function');
+  validateHeaders(options.defaultHeaders, 'defaultHeaders');
 }
 
 /** True in a real browser page (a window with a document), not in Node, Deno, Bun or workers. */

@@ -5,7 +5,11 @@ const REDACTED = '[redacted]';
  * `value` with every occurrence of each secret replaced by `[redacted]`, in strings, arrays and
  * plain objects (keys included), deeply. An answer may echo the request (a proxy's error page, a debug
  * header): what the SDK keeps of it in an error must not carry the credential that was sent, neither
- * as sent nor percent- or form-encoded (the client secret travels in a form body).
+ * as sent nor encoded: percent- or form-encoded (the client secret travels in a form body), with
+ * upper- or lower-case escapes, JSON-escaped (`\/`, `\"`), or in base64 or base64url. A secret of real
+ * length (16 characters or more) is also found inside a longer base64 text, at any offset: an HTTP
+ * Basic `id:secret`, a JWT payload. A composite credential can be listed as a secret of its own
+ * (`` `${clientId}:${clientSecret}` ``), so that its base64 as a whole is replaced even when short.
  */
 export function redact<T>(value: T, secrets: readonly string[]): T {
   const forms = [...new Set(secrets.filter((secret) => secret !== '').flatMap(encodings))];
@@ -13,7 +17,26 @@ export function redact<T>(value: T, secrets: readonly string[]): T {
 }
 
 function encodings(secret: string): string[] {
-  return [secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)];
+  const percent = encodeURIComponent(secret);
+  const bytes = unescape(percent); // UTF-8, a character per byte
+  // The secret alone (padding left out: `[redacted]=` hides nothing), then, for a real-length secret,
+  // what only its bits make up at byte offset 3n, 3n+1 and 3n+2 of a longer text.
+  const base64 = [btoa(bytes).split('=')[0] as string];
+  if (secret.length >= 16)
+    for (const k of [0, 1, 2])
+      base64.push(btoa('\0'.repeat(k) + bytes).slice((4 * k + 2) / 3, (4 * (k + bytes.length)) / 3));
+  return [
+    secret,
+    percent,
+    new URLSearchParams({ s: secret }).toString().slice(2),
+    JSON.stringify(secret).slice(1, -1),
+    ...base64,
+  ].flatMap((form) => [
+    form,
+    form.replace(/%[\dA-F]{2}/g, (hex) => hex.toLowerCase()),
+    form.replaceAll('/', '\\/'),
+    form.replaceAll('+', '-').replaceAll('/', '_'), // base64url
+  ]);
 }
 
 function scrub(value: unknown, secrets: readonly string[]): unknown {

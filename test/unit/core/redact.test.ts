@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { redact } from '../../../src/core/redact.js';
+import { CANARY, SECRETS } from '../../helpers/client.js';
 
 describe('redact', () => {
   it('replaces a credential wherever it stands as a whole: after a scheme, in a form, in JSON, in keys', () => {
@@ -39,5 +40,74 @@ describe('redact', () => {
   it('an empty credential changes nothing (and does not loop)', () => {
     expect(redact('text', [''])).toBe('text');
     expect(redact({ a: 1 }, [])).toEqual({ a: 1 });
+  });
+});
+
+describe('redact: encodings of a credential that an answer may echo', () => {
+  const token = 'tok/ab+cd=ef~gh 1234567890';
+  const secret = CANARY.clientSecret;
+  const base64url = (text: string) => btoa(text).replaceAll('+', '-').replaceAll('/', '_');
+
+  it('lower-case percent escapes, as a proxy may write them (encodeURIComponent writes upper case)', () => {
+    const percent = encodeURIComponent(token).replace(/%[\dA-F]{2}/g, (e) => e.toLowerCase());
+    const form = new URLSearchParams({ s: token })
+      .toString()
+      .slice(2)
+      .replace(/%[\dA-F]{2}/g, (e) => e.toLowerCase());
+    expect(percent).toContain('%2f');
+    expect(redact(`GET /x?access_token=${percent}&y=1`, [token])).toBe('GET /x?access_token=[redacted]&y=1');
+    expect(redact({ echo: `client_secret=${form}` }, [token])).toEqual({ echo: 'client_secret=[redacted]' });
+  });
+
+  it('a JSON-escaped forward slash or quote, in a body kept as text', () => {
+    expect(redact('{"token":"tok\\/ab+cd=ef~gh 1234567890"}', [token])).toBe('{"token":"[redacted]"}');
+    const quoted = 'q"uote\\d/1234567890123';
+    expect(redact(`<pre>{"k":${JSON.stringify(quoted).replaceAll('/', '\\/')}}</pre>`, [quoted])).toBe(
+      '<pre>{"k":"[redacted]"}</pre>',
+    );
+  });
+
+  it('base64 and base64url of the credential alone, padded or not (the padding, which hides nothing, stays)', () => {
+    expect(redact(`x-echo: ${btoa(token)};`, [token])).toBe('x-echo: [redacted]=;');
+    expect(redact(`<${btoa('pw')}> <${base64url('pw?>')}>`, ['pw', 'pw?>'])).toBe(
+      '<[redacted]=> <[redacted]==>',
+    );
+    expect(redact({ 'x-echo': base64url(token).replace(/=+$/, '') }, [token])).toEqual({
+      'x-echo': '[redacted]',
+    });
+    expect(redact({ [btoa(secret)]: 1 }, [secret])).toEqual({ '[redacted]=': 1 });
+  });
+
+  it('an HTTP Basic echo of id:secret, whatever the id, and the secret at any offset of a base64 blob', () => {
+    const basic = `Basic ${btoa(`${CANARY.clientId}:${secret}`)}`;
+    const out = redact({ authorization: basic }, [secret]).authorization;
+    expect(out).toMatch(/^Basic [\w+/]{0,30}\[redacted\][\w+/=]{0,4}$/);
+    for (const prefix of ['', 'a', 'ab', 'abc', '{"client_secret":"']) {
+      for (const encode of [btoa, base64url]) {
+        const blob = encode(`${prefix}${secret}"}`);
+        const left = redact(`jwt=${blob}.sig`, [secret]);
+        expect(left).toMatch(/^jwt=[\w+/-]*\[redacted\][\w+/=-]{0,5}\.sig$/);
+        // What is left around the mark cannot hold more than a few bits of the secret.
+        expect(left.length - '[redacted]'.length).toBeLessThanOrEqual(
+          `jwt=.sig`.length + encode(prefix).length + 5,
+        );
+      }
+    }
+  });
+
+  it('a composite credential listed as a secret of its own: Basic of a short placeholder id:secret', () => {
+    expect(redact(`Authorization: Basic ${btoa('id:s3cr3t')}`, ['id:s3cr3t'])).toBe(
+      'Authorization: Basic [redacted]',
+    );
+    // A short secret's base64 is replaced only as a whole word, like the secret itself.
+    expect(redact(`x${btoa('s3cr3t')}y`, ['s3cr3t'])).toBe(`x${btoa('s3cr3t')}y`);
+  });
+
+  it('stays linear in the size of the answer', () => {
+    const body = `${'sk_CANARY_SECRET_9f3a1 %2f tok\\/ab '.repeat(30_000)}${secret}`;
+    const started = performance.now();
+    const out = redact({ body, headers: { a: body } }, [...SECRETS, token]);
+    expect(out.body.endsWith('[redacted]')).toBe(true);
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 });
