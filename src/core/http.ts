@@ -22,7 +22,7 @@ import {
 } from './errors.js';
 import type { ClientEmitter } from './events.js';
 import { mergeHeaders } from './headers.js';
-import { type ClientOptions, DEFAULTS, validateRequestOptions } from './options.js';
+import { type ClientOptions, DEFAULTS, validateHeaders, validateRequestOptions } from './options.js';
 import { redact } from './redact.js';
 import { apiVersionOf } from './request-path.js';
 import { decideRetry, failureCodes, type Outcome, parseRetryAfter, provablyNeverSent } from './retry.js';
@@ -209,6 +209,7 @@ export class HttpTransport implements Transport {
     allowAbsolute: boolean,
   ): Promise<{ response: Response; exchange: Exchange }> {
     validateRequestOptions(options);
+    validateHeaders(request.headers);
     const method = methodOf(request.method);
     const { version, url } = this.#target(request, allowAbsolute);
     const credential = this.#credential(version, request);

@@ -38,3 +38,17 @@ describe('client.request paths that would leave their version are refused before
     expect(tokens).toBe(0);
   });
 });
+
+describe('client.request headers', () => {
+  it.each([{ 'x-trace': 'a\r\nx-injected: 1' }, { 'bad name': 'v' }])(
+    'a header that cannot be sent (%j) is a ValidationError, nothing sent',
+    async (headers) => {
+      let tokens = 0;
+      server.use(tokenHandler({ onRequest: () => tokens++ }));
+      const error = await rejection(testClient().request({ method: 'GET', path: '/v2/x', headers }));
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error.message).not.toContain('injected');
+      expect(tokens).toBe(0);
+    },
+  );
+});
