@@ -23,7 +23,7 @@ export interface ResponseEvent extends RequestEvent {
 export interface RetryEvent extends RequestEvent {
   /** Milliseconds the client waits before the next attempt (`Retry-After`, or jittered backoff). */
   delayMs: number;
-  /** Why: `status 503`, `status 429`, `timeout` or `connection`. */
+  /** Why: `status 503`, `status 429`, `timeout`, `connection`, or `status 401` (repeated once with a new token, no wait). */
   reason: string;
 }
 

@@ -387,7 +387,7 @@ export class HttpTransport implements Transport {
       return this.#errorFrom(exchange, error.response, version);
     }
     if (error instanceof TimeoutError) {
-      return new APITimeoutError(`${exchange.operation} timed out after ${exchange.timeout} ms`);
+      return timedOut(exchange);
     }
     const codes = failureCodes(error);
     return new APIConnectionError(
@@ -416,7 +416,7 @@ export class HttpTransport implements Transport {
       };
       const onAbort = () => stop(userAbort(signal));
       const timer = setTimeout(
-        () => stop(new APITimeoutError(`${exchange.operation} timed out after ${exchange.timeout} ms`)),
+        () => stop(timedOut(exchange)),
         Math.max(0, exchange.startedAt + exchange.timeout - Date.now()),
       );
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -521,6 +521,10 @@ function outcomeOf(error: Error, now: number): Outcome {
   }
   if (error instanceof TimeoutError) return { kind: 'timeout' };
   return { kind: 'connection', neverSent: provablyNeverSent(failureCodes(error)) };
+}
+
+function timedOut(exchange: Exchange): APITimeoutError {
+  return new APITimeoutError(`${exchange.operation} timed out after ${exchange.timeout} ms`);
 }
 
 function refuse(target: string, option: string): ValidationError {
