@@ -1,6 +1,24 @@
 export { type RequestSpec, TelephonyClient } from './client.js';
 export type { Clock } from './core/clock.js';
-export * from './core/errors.js';
+// Listed, not `export *`: errorFromResponse is the transport's internal factory, not public API.
+export {
+  APIConnectionError,
+  APIError,
+  type APIErrorInit,
+  APITimeoutError,
+  APIUserAbortError,
+  type ApiVersion,
+  AuthenticationError,
+  BadRequestError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ResponseValidationError,
+  TelephonyError,
+  ValidationError,
+  type ValidationIssue,
+} from './core/errors.js';
 export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent, TokenEvent } from './core/events.js';
 export type { ClientOptions } from './core/options.js';
 export type { HttpMethod, QueryValue, RawRequest, RequestOptions, Transport } from './core/transport.js';
