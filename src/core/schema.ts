@@ -27,9 +27,12 @@ export function openEnum<const Values extends readonly string[]>(
 
 const E164 = /^\+[1-9]\d{1,14}$/;
 const ISO_DATE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/;
 
-/** ISO 8601 form and a real calendar date and time: `2024-02-30` or `T25:00` are refused. */
+/**
+ * ISO 8601 form and a real calendar date and time: `2024-02-30`, `T25:00` or an offset beyond
+ * `±23:59` (RFC 3339's range: hours 00–23, minutes 00–59) are refused.
+ */
 function isIsoDate(text: string): boolean {
   const match = ISO_DATE.exec(text);
   if (match === null) return false;
@@ -98,9 +101,13 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
   }
 }
 
+/** Longest part of an input echoed in an error (a 5 MB key must not make a 5 MB message). */
+const ECHO_LIMIT = 40;
+const clip = (text: string, limit = ECHO_LIMIT) => (text.length > limit ? `${text.slice(0, limit)}…` : text);
+
 const joinPath = (parts: ReadonlyArray<PropertyKey>) =>
   parts
-    .map(String)
+    .map((part) => clip(String(part)))
     .filter((part) => part !== '')
     .join('.');
 
@@ -134,7 +141,8 @@ export function validateParams<Schema extends AnySchema>(
   if (result.success) return result.data;
   const issues = toIssues(result.error.issues, value);
   const summary = issues.map((issue) => `${issue.path || '(params)'} ${issue.message}`).join('; ');
-  throw new ValidationError(`${operation}: invalid params: ${summary}`, issues);
+  // The operation carries the ids of the path: a long one is cut too.
+  throw new ValidationError(`${clip(operation, 100)}: invalid params: ${summary}`, issues);
 }
 
 /** Where and why a value failed a compiled guard; the path is built only on failure. */
@@ -325,8 +333,8 @@ export function parseResponse<Schema extends AnySchema>(
     if (result.success) return result.data;
     failure = zodFailure(result.error.issues, value);
   }
-  const path = [prefix, ...failure.path].join('.');
-  throw new ResponseValidationError(`${operation}: ${path}: ${failure.message}`, [
+  const path = joinPath([prefix, ...failure.path]);
+  throw new ResponseValidationError(`${clip(operation, 100)}: ${path}: ${failure.message}`, [
     { path, message: failure.message },
   ]);
 }
