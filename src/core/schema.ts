@@ -68,6 +68,10 @@ export const isoDate = () =>
     error: ISO_DATE_ERROR,
   });
 
+/** An absolute `http:` or `https:` URL, with a host: `javascript:`, `file:` or a relative URL is refused. */
+export const httpUrl = () =>
+  z.url({ protocol: /^https?$/, error: 'must be an absolute URL like https://example.com/hooks' });
+
 /** An integer within bounds, for limits and page numbers. */
 export const intBetween = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   z.int().check(z.minimum(min), z.maximum(max));

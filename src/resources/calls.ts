@@ -3,7 +3,7 @@ import { ValidationError } from '../core/errors.js';
 import { runOperation } from '../core/operation.js';
 import { listPages, type OffsetPagination, offsetPages, type PagePromise } from '../core/pagination.js';
 import { path } from '../core/path.js';
-import { e164, intBetween, isoDate, openEnum } from '../core/schema.js';
+import { e164, httpUrl, intBetween, isoDate, openEnum } from '../core/schema.js';
 import type { RequestOptions } from '../core/transport.js';
 import { APIResource } from './resource.js';
 
@@ -207,8 +207,8 @@ export const CreateCallParamsSchema = z.strictObject({
   user_id: z.optional(z.string()),
   /** Default false. */
   record: z.optional(z.boolean()),
-  /** Called when the call status changes. */
-  callback_url: z.optional(z.string()),
+  /** Called when the call status changes; an `http:` or `https:` URL. */
+  callback_url: z.optional(httpUrl()),
   /** Attached to the call, returned as sent. */
   custom_data: z.optional(z.record(z.string(), z.unknown())),
 });
@@ -223,8 +223,8 @@ export const TransferCallParamsSchema = z.strictObject({
   to: z.string().check(z.minLength(1, { error: 'must be a phone number or a user id' })),
   /** `blind` (default, immediate) or `attended`. */
   type: z.optional(z.enum(['blind', 'attended'])),
-  /** Called when the transfer is finished. */
-  callback_url: z.optional(z.string()),
+  /** Called when the transfer is finished; an `http:` or `https:` URL. */
+  callback_url: z.optional(httpUrl()),
 });
 /**
  * What `calls.transfer` needs: `to` (number or user id) and optionally `type` and `callback_url`.

@@ -1,14 +1,14 @@
 import * as z from 'zod/mini';
 import { isRecord } from '../core/envelope.js';
-import { validateParams } from '../core/schema.js';
+import { httpUrl, validateParams } from '../core/schema.js';
 import type { RequestOptions } from '../core/transport.js';
 import type { WebhookEventType } from '../webhooks/events.js';
 import { APIResource } from './resource.js';
 
 /** Body of `POST /v2/webhooks`. */
 export const CreateWebhookParamsSchema = z.strictObject({
-  /** Destination URL of the deliveries. */
-  url: z.url({ error: 'must be an absolute URL like https://example.com/hooks' }),
+  /** Destination URL of the deliveries; an `http:` or `https:` URL. */
+  url: httpUrl(),
   /** Event types to deliver. */
   events: z
     .array(z.string().check(z.minLength(1, { error: 'must not be empty' })))
