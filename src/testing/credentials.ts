@@ -1,10 +1,5 @@
-import { SandboxError } from './http.js';
-
-/** Plans of SPEC.md's Limits table. */
-export type Plan = 'starter' | 'pro' | 'enterprise';
-
-/** Requests per minute per plan (SPEC.md, Limits). */
-export const RATE_PER_MINUTE: Record<Plan, number> = { starter: 100, pro: 500, enterprise: 2000 };
+import { type ApiVersion, SandboxError } from './http.js';
+import type { SandboxPlan } from './plans.js';
 
 /** An OAuth application allowed to use the client-credentials grant on v2. */
 export interface SandboxClient {
@@ -14,8 +9,11 @@ export interface SandboxClient {
   clientSecret: string;
   /** Scopes the application may be granted. Default calls:read calls:write contacts:read. */
   scopes?: string[];
-  /** Default 'starter'. */
-  plan?: Plan;
+  /**
+   * Default 'starter' (100 requests per minute); `{ requestsPerMinute }` runs it at a chosen rate.
+   * One budget for the application, whatever token, client or process the requests come from.
+   */
+  plan?: SandboxPlan;
   /** Administrators may pass `user_id` on calls endpoints. Default true. */
   admin?: boolean;
 }
@@ -26,16 +24,17 @@ export interface SandboxApiKey {
   key: string;
   /** Default users:read users:write. */
   permissions?: string[];
-  /** Default 'starter'. */
-  plan?: Plan;
+  /** Default 'starter' (100 requests per minute); `{ requestsPerMinute }` runs it at a chosen rate. */
+  plan?: SandboxPlan;
 }
 
 /** Who a request is made as, once its bearer value is accepted. */
 export interface Principal {
-  /** The rate-limit bucket: the client id or the API key. */
+  /** Its rate budget: an OAuth application on v2, an API key on v1. */
+  version: ApiVersion;
+  /** The client id (v2) or the API key (v1). */
   id: string;
   scopes: readonly string[];
-  plan: Plan;
   admin: boolean;
 }
 
@@ -91,12 +90,7 @@ export class Credentials {
     const requested = form.get('scope')?.split(' ').filter(Boolean);
     const scopes = requested ? allowed.filter((scope) => requested.includes(scope)) : allowed;
     const accessToken = randomToken('sbx_at_');
-    const principal = {
-      id: client.clientId,
-      scopes,
-      plan: client.plan ?? 'starter',
-      admin: client.admin ?? true,
-    };
+    const principal: Principal = { version: 'v2', id: client.clientId, scopes, admin: client.admin ?? true };
     this.#tokens.set(accessToken, { principal, expiresAt: now + TOKEN_LIFETIME_SECONDS * 1000 });
     return {
       access_token: accessToken,
@@ -120,9 +114,9 @@ export class Credentials {
     if (!apiKey) throw new SandboxError(401, 'authentication_failed', 'Invalid or missing API key');
     // Keys come from an administrator's account settings (SPEC.md, Authentication 8).
     return {
-      id: `key:${apiKey.key}`,
+      version: 'v1',
+      id: apiKey.key,
       scopes: apiKey.permissions ?? [...DEFAULT_API_KEY.permissions],
-      plan: apiKey.plan ?? 'starter',
       admin: true,
     };
   }

@@ -1,11 +1,13 @@
 export { OUTBOUND_TIMINGS_MS, TRANSFER_MS } from './calls.js';
 export type { ClockOptions, SandboxClock } from './clock.js';
 export type { CorsOption } from './cors.js';
-export type { Plan, SandboxApiKey, SandboxClient } from './credentials.js';
+export type { SandboxApiKey, SandboxClient } from './credentials.js';
 export type { Delivery, SandboxEvent } from './delivery.js';
 export { RETRY_DELAYS_MS } from './delivery.js';
 export type { MswHttp, MswMount } from './msw.js';
 export type { ListeningSandbox } from './node-server.js';
+export type { Plan, SandboxPlan } from './plans.js';
+export type { RateUsage } from './rate-limit.js';
 export type { IncomingCallInit, Sandbox, SandboxOptions } from './sandbox.js';
 export { createSandbox } from './sandbox.js';
 export type { StoredWebhook } from './webhooks.js';

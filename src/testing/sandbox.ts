@@ -12,7 +12,7 @@ import { Deliverer, type Delivery } from './delivery.js';
 import { CallNotifier } from './events.js';
 import { type MswHttp, type MswMount, mswHandlers } from './msw.js';
 import { type ListeningSandbox, listenOnLoopback } from './node-server.js';
-import { RateLimiter } from './rate-limit.js';
+import { RateLimiter, type RateUsage } from './rate-limit.js';
 import { route, type World } from './router.js';
 import { Users } from './users.js';
 import { type StoredWebhook, Webhooks } from './webhooks.js';
@@ -93,6 +93,21 @@ export interface Sandbox {
   missCall(callId: string): CallDetail;
   /** A ringing call goes to voicemail: status `voicemail`, events `call.missed` and `voicemail.new` (`data.call`). */
   voicemailCall(callId: string): CallDetail;
+  /**
+   * Rate-limit usage per principal since the sandbox was created: one entry per configured OAuth
+   * application (v2: all its tokens, SDK clients and processes together) and per API key (v1, a
+   * budget of its own), applications first. Each gives the requests counted, those answered 429,
+   * the largest number counted in any 60-second window of sandbox time (exact) and the plan's
+   * limit. A fresh snapshot at each call. The token endpoint is not counted (see `tokensIssued`).
+   *
+   * @example
+   * ```ts
+   * const usage = sandbox.rateReport().find((u) => u.version === 'v2' && u.id === clientId);
+   * expect(usage).toMatchObject({ rejected: 0 });
+   * expect(usage?.maxInWindow).toBeLessThanOrEqual(usage?.limit ?? 0);
+   * ```
+   */
+  rateReport(): RateUsage[];
   /** Stops the real-time ticker. Servers from listen() are closed with their own close(). */
   close(): void;
 }
@@ -147,7 +162,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const world: World = {
     now: () => clock.now(),
     credentials: new Credentials(clients, apiKeys),
-    rateLimiter: new RateLimiter(),
+    rateLimiter: new RateLimiter(clients, apiKeys),
     calls,
     users: new Users(isoNow),
     webhooks,
@@ -197,6 +212,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     answerCall: (callId) => detail(calls.settleRinging(callId, 'answered').id),
     missCall: (callId) => detail(calls.settleRinging(callId, 'missed').id),
     voicemailCall: (callId) => detail(calls.settleRinging(callId, 'voicemail').id),
+    rateReport: () => world.rateLimiter.report(),
     close: () => clock.stop(),
   };
 }
