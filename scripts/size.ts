@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { type BundleMeasure, measureBrowserBundle, packageOf } from './lib/bundle.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-/** Budgets in kB of 1 000 bytes, as issue 5 states them. */
+/** Budgets in kB of 1 000 bytes: issue 5 set them; docs/performance.md says why two moved since. */
 const KB = 1000;
 
 interface Entry {
@@ -55,7 +55,7 @@ const entries: Entry[] = [
   {
     name: 'telephony-sdk (client calling every resource)',
     source: wholeSdk,
-    budgetKb: 24,
+    budgetKb: 27.5,
     needs: ['src/client.ts', 'src/resources/calls.ts', 'src/resources/users.ts', 'dist/index.js'],
   },
   {
