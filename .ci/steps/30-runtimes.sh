@@ -6,14 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-retry() {
-  for attempt in 1 2 3; do
-    "$@" && return 0
-    echo "attempt $attempt failed: $*" >&2
-    sleep $((attempt * 10))
-  done
-  return 1
-}
+# shellcheck source=../lib/retry.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/retry.sh"
 
 if [ ! -x /usr/bin/chromium ]; then
   retry bash -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'

@@ -5,14 +5,8 @@
 # command. A developer without it can run this step with sudo, or `sudo apt-get install redis-server`.
 set -euo pipefail
 
-retry() {
-  for attempt in 1 2 3; do
-    "$@" && return 0
-    echo "attempt $attempt failed: $*" >&2
-    sleep $((attempt * 10))
-  done
-  return 1
-}
+# shellcheck source=../lib/retry.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/retry.sh"
 
 if ! command -v redis-server >/dev/null 2>&1; then
   if [ "$(id -u)" -ne 0 ]; then

@@ -82,36 +82,31 @@ describe('Retry-After parsing', () => {
     expect(parseRetryAfter(header, now)).toBeUndefined();
   });
 
-  it("a 429 with 'Retry-After: 1.5' waits 1.5 s, not 0", async () => {
+  /** The waits of a GET answered once with `status` and `Retry-After: header`, then 200. */
+  async function waitsAfter(status: number, header: string): Promise<number[]> {
     let hits = 0;
     server.use(
       tokenHandler(),
       http.get(`${BASE}/v2/x`, () =>
         ++hits === 1
-          ? HttpResponse.json({}, { status: 429, headers: { 'Retry-After': '1.5' } })
+          ? HttpResponse.json({}, { status, headers: { 'Retry-After': header } })
           : HttpResponse.json({}),
       ),
     );
     const clock = fakeClock();
     await testClient({ clock }).request({ method: 'GET', path: '/v2/x' });
-    expect(clock.waits).toEqual([1500]);
+    return clock.waits;
+  }
+
+  it("a 429 with 'Retry-After: 1.5' waits 1.5 s, not 0", async () => {
+    expect(await waitsAfter(429, '1.5')).toEqual([1500]);
   });
 
   it('an unreadable Retry-After falls back to the jittered backoff', async () => {
-    let hits = 0;
-    server.use(
-      tokenHandler(),
-      http.get(`${BASE}/v2/x`, () =>
-        ++hits === 1
-          ? HttpResponse.json({}, { status: 503, headers: { 'Retry-After': 'soon' } })
-          : HttpResponse.json({}),
-      ),
-    );
-    const clock = fakeClock();
-    await testClient({ clock }).request({ method: 'GET', path: '/v2/x' });
-    expect(clock.waits).toHaveLength(1);
-    expect(clock.waits[0]).toBeGreaterThanOrEqual(250);
-    expect(clock.waits[0]).toBeLessThanOrEqual(500);
+    const waits = await waitsAfter(503, 'soon');
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThanOrEqual(250);
+    expect(waits[0]).toBeLessThanOrEqual(500);
   });
 });
 
