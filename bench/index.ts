@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (builds first): every row of issue 5's table, contenders side by side in one
  * process, rounds with rotated order, medians and ratios. `npm run bench -- <row> …` runs some
- * rows only (throughput, cpu, validation, webhooks, heap, token). Results are also saved as
+ * rows only (throughput, cpu, validation, webhooks, heap, token, signal). Results are also saved as
  * JSON under bench/results/ (gitignored).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { printRow, type RowResult } from './report.js';
 import { cpuRow } from './rows/cpu.js';
 import { heapRow } from './rows/heap.js';
+import { signalHeapRow } from './rows/signal-heap.js';
 import { throughputRows } from './rows/throughput.js';
 import { tokenRow } from './rows/token.js';
 import { validationRow } from './rows/validation.js';
@@ -23,6 +24,7 @@ const rows: Record<string, () => Promise<RowResult[]>> = {
   webhooks: async () => webhookRows(await loadSdkWebhooks()),
   heap: async () => [await heapRow(await loadSdk())],
   token: async () => [await tokenRow(await loadSdk())],
+  signal: async () => [await signalHeapRow(await loadSdk(), await loadBaselineSdk())],
 };
 
 const wanted = process.argv.slice(2).filter((arg) => arg in rows);

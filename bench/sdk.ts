@@ -12,6 +12,7 @@ export interface SdkPage {
 }
 
 export interface SdkClient {
+  request(spec: { method: 'GET'; path: string }, options?: { signal?: AbortSignal }): Promise<unknown>;
   calls: {
     listRecent(params?: { limit?: number }): PromiseLike<SdkPage> & AsyncIterable<unknown>;
   };

@@ -28,7 +28,7 @@ function collectGarbage(): void {
  * signal from its set of signals with listeners), so one synchronous gc() counts the last requests'
  * garbage (≈ 1 MB here) against any client that passes a signal, and not against raw fetch.
  */
-async function liveHeap(): Promise<number> {
+export async function liveHeap(): Promise<number> {
   for (let turn = 0; turn < 3; turn++) {
     collectGarbage();
     await new Promise((resolve) => setImmediate(resolve));
