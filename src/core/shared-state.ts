@@ -1,0 +1,128 @@
+/**
+ * State that clients share so that a fleet behaves like one client: the rate budget, 429 pauses and
+ * the OAuth token. The in-memory {@link MemoryState} is every client's default (per client);
+ * `telephony-sdk/redis` shares it across processes. Keys passed in never contain a secret or a
+ * token; values may hold the access token.
+ */
+
+/** A sliding window: at most `limit` requests in any `windowMs`. */
+export interface RateBudget {
+  /** Requests allowed in any window. */
+  limit: number;
+  /** Window length in milliseconds. */
+  windowMs: number;
+}
+
+/** What a reservation decided: send after `waitMs` (0: at once), and why it waits. */
+export interface Reservation {
+  /** Milliseconds to wait before sending; the slot is taken for that time. */
+  waitMs: number;
+  /** `'paused'`: a 429 paused the scope; `'pacing'`: the budget is spent until then; `undefined`: no wait. */
+  reason: 'pacing' | 'paused' | undefined;
+}
+
+/** An access token shared by every client of one state. */
+export interface SharedToken {
+  /** The bearer value. */
+  accessToken: string;
+  /** When it expires, milliseconds since the epoch. */
+  expiresAt: number;
+  /** When it was obtained, milliseconds since the epoch (for the renewal windows). */
+  obtainedAt: number;
+}
+
+/**
+ * Shared state of the clients that use it. Implement it over another store to share a fleet's budget
+ * there; each method is one atomic operation (one round trip for a remote store). A method that
+ * rejects or takes too long never fails a call: the client goes on with its own local state and
+ * emits `'shared_state_error'`.
+ */
+export interface SharedState {
+  /**
+   * Reserves the next send time of `scope` (`<account>:v2`, `<account>:v1`): the earliest time, not
+   * before `now` nor before a pause of the scope, at which `budget` holds (fewer than `limit`
+   * reservations in the window ending then), and takes that slot. Without a budget, only the pause
+   * is read. `now` is the client's clock; a store may use its own, the same for every process.
+   */
+  reserve(scope: string, budget: RateBudget | undefined, now: number): Promise<Reservation>;
+  /** Pauses `scope` for `ms` from now (a 429's `Retry-After`); a longer pause already set is kept. */
+  pause(scope: string, ms: number, now: number): Promise<void>;
+  /** The token stored under `key`, if any and not expired. */
+  readToken(key: string, now: number): Promise<SharedToken | undefined>;
+  /**
+   * Takes the right to request a new token for `key` for `leaseMs` (a holder that dies frees it when
+   * the lease ends). `false` when another holder has it.
+   */
+  lockToken(key: string, holder: string, leaseMs: number): Promise<boolean>;
+  /** Stores `token` under `key` until it expires, and frees the lock if `holder` still has it. */
+  writeToken(key: string, token: SharedToken, holder: string): Promise<void>;
+  /** Frees the lock of `key` if `holder` still has it (a failed token request). */
+  unlockToken(key: string, holder: string): Promise<void>;
+  /** Drops the token under `key` only if it is still `accessToken` (the one a 401 refused). */
+  dropToken(key: string, accessToken: string): Promise<void>;
+}
+
+interface Lock {
+  holder: string;
+  until: number;
+}
+
+/**
+ * The default state: in memory, one per client. Same semantics as a shared store, so a client
+ * without one paces and pauses itself exactly as a fleet does.
+ */
+export class MemoryState implements SharedState {
+  /** Reserved send times per scope, ascending. */
+  readonly #slots = new Map<string, number[]>();
+  readonly #pauses = new Map<string, number>();
+  readonly #tokens = new Map<string, SharedToken>();
+  readonly #locks = new Map<string, Lock>();
+
+  async reserve(scope: string, budget: RateBudget | undefined, now: number): Promise<Reservation> {
+    const paused = this.#pauses.get(scope) ?? 0;
+    let at = Math.max(now, paused);
+    let reason: Reservation['reason'] = paused > now ? 'paused' : undefined;
+    if (budget !== undefined) {
+      const slots = (this.#slots.get(scope) ?? []).filter((slot) => slot > now - budget.windowMs);
+      // The slot `limit` places back decides: the new one must be a whole window after it.
+      const bound = slots[slots.length - budget.limit];
+      if (bound !== undefined && bound + budget.windowMs > at) {
+        at = bound + budget.windowMs;
+        reason = 'pacing';
+      }
+      slots.push(at);
+      this.#slots.set(scope, slots);
+    }
+    return { waitMs: at - now, reason };
+  }
+
+  async pause(scope: string, ms: number, now: number): Promise<void> {
+    this.#pauses.set(scope, Math.max(this.#pauses.get(scope) ?? 0, now + ms));
+  }
+
+  async readToken(key: string, now: number): Promise<SharedToken | undefined> {
+    const token = this.#tokens.get(key);
+    return token !== undefined && token.expiresAt > now ? token : undefined;
+  }
+
+  async lockToken(key: string, holder: string, leaseMs: number): Promise<boolean> {
+    const now = Date.now();
+    const lock = this.#locks.get(key);
+    if (lock !== undefined && lock.until > now && lock.holder !== holder) return false;
+    this.#locks.set(key, { holder, until: now + leaseMs });
+    return true;
+  }
+
+  async writeToken(key: string, token: SharedToken, holder: string): Promise<void> {
+    this.#tokens.set(key, token);
+    await this.unlockToken(key, holder);
+  }
+
+  async unlockToken(key: string, holder: string): Promise<void> {
+    if (this.#locks.get(key)?.holder === holder) this.#locks.delete(key);
+  }
+
+  async dropToken(key: string, accessToken: string): Promise<void> {
+    if (this.#tokens.get(key)?.accessToken === accessToken) this.#tokens.delete(key);
+  }
+}
