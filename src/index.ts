@@ -19,7 +19,14 @@ export {
   ValidationError,
   type ValidationIssue,
 } from './core/errors.js';
-export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent, TokenEvent } from './core/events.js';
+export type {
+  ClientEvents,
+  ClientListener,
+  RequestEvent,
+  ResponseEvent,
+  RetryEvent,
+  TokenEvent,
+} from './core/events.js';
 export type { ClientOptions } from './core/options.js';
 export type { HttpMethod, QueryValue, RawRequest, RequestOptions, Transport } from './core/transport.js';
 export * from './resources/index.js';

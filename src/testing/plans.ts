@@ -6,7 +6,12 @@ export type Plan = 'starter' | 'pro' | 'enterprise';
  * per minute (the window stays 60 s of sandbox time), so a test can run a plan fast and stay short.
  * The same shape as the client's `rateLimit` option, so one value can be passed to both.
  */
-export type SandboxPlan = Plan | { requestsPerMinute: number };
+export type SandboxPlan =
+  | Plan
+  | {
+      /** Requests allowed in any 60 s window of sandbox time (a whole number ≥ 1). */
+      requestsPerMinute: number;
+    };
 
 /** Requests per minute per plan (SPEC.md, Limits). */
 const RATE_PER_MINUTE: Record<Plan, number> = { starter: 100, pro: 500, enterprise: 2000 };
