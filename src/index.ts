@@ -25,9 +25,13 @@ export type {
   RequestEvent,
   ResponseEvent,
   RetryEvent,
+  SharedStateErrorEvent,
+  ThrottleEvent,
   TokenEvent,
 } from './core/events.js';
 export type { ClientOptions } from './core/options.js';
+export type { RateLimit } from './core/pacing.js';
+export type { RateBudget, Reservation, SharedState, SharedToken } from './core/shared-state.js';
 export type { HttpMethod, QueryValue, RawRequest, RequestOptions, Transport } from './core/transport.js';
 export * from './resources/index.js';
 export * from './webhooks/index.js';

@@ -35,6 +35,22 @@ export interface TokenEvent {
   scope: string | undefined;
 }
 
+/** Payload of `'throttle'`: a call waits before sending, for rate budget or a 429's pause. */
+export interface ThrottleEvent {
+  /** Milliseconds the call waits. */
+  waitMs: number;
+  /** `'pacing'`: the `rateLimit` budget is spent until then; `'paused'`: a 429's `Retry-After` paused the account. */
+  reason: 'pacing' | 'paused';
+}
+
+/** Payload of `'shared_state_error'`: the shared state failed or did not answer; the call went on with local state. */
+export interface SharedStateErrorEvent {
+  /** What was asked of the state: `'reserve'`, `'pause'`, or a token operation. */
+  operation: string;
+  /** What went wrong (the store's message; never a credential). */
+  error: Error;
+}
+
 /**
  * Events of {@link TelephonyClient} (name → listener arguments). Listeners run
  * synchronously; no payload contains a credential.
@@ -54,6 +70,10 @@ export interface ClientEvents {
   retry: [RetryEvent];
   /** A new OAuth access token was obtained (client credentials only). */
   token: [TokenEvent];
+  /** A call waits for rate budget (`rateLimit`) or for a 429's pause to pass. */
+  throttle: [ThrottleEvent];
+  /** The `sharedState` failed; the call went on with the client's own state. */
+  shared_state_error: [SharedStateErrorEvent];
 }
 
 /** A listener of one client event. */

@@ -17,12 +17,14 @@ import {
   type ApiVersion,
   AuthenticationError,
   errorFromResponse,
+  RateLimitError,
   TelephonyError,
   ValidationError,
 } from './errors.js';
 import type { ClientEmitter } from './events.js';
 import { mergeHeaders } from './headers.js';
 import { type ClientOptions, DEFAULTS, validateHeaders, validateRequestOptions } from './options.js';
+import { budgetOf, Pacer, SAFETY_MS, SharedStateGuard } from './pacing.js';
 import { redact } from './redact.js';
 import { apiVersionOf } from './request-path.js';
 import { decideRetry, failureCodes, type Outcome, parseRetryAfter, provablyNeverSent } from './retry.js';
@@ -50,6 +52,8 @@ interface Exchange {
   bearer: string | undefined;
   /** Values of the request that no error may show (a webhook signing secret). */
   secrets: ReadonlyArray<string | undefined>;
+  /** Whose rate budget the call uses (`<account>:v2`); `undefined` for the token request. */
+  scope: string | undefined;
   /** Only when the caller passed a signal: a signal given to ky costs an `AbortSignal.any` per call. */
   link: Link | undefined;
   timeout: number;
@@ -101,6 +105,9 @@ export class HttpTransport implements Transport {
   readonly #defaultHeaders: Record<string, string>;
   /** Every credential the client holds, replaced wherever an error would show it. */
   readonly #secrets: ReadonlyArray<string | undefined>;
+  readonly #pacer: Pacer;
+  /** The account part of shared-state keys: the client id, else a fingerprint of the credential. */
+  readonly #account: string;
 
   constructor(options: ClientOptions, clock: Clock, events: ClientEmitter) {
     const custom = options.fetch;
@@ -116,7 +123,9 @@ export class HttpTransport implements Transport {
         beforeRequest: [(request, options) => this.#beforeAttempt(exchangeOf(options), request)],
         beforeError: [
           (error) => {
-            this.#reportAnswer(exchangeOf(error.options), error.response);
+            const exchange = exchangeOf(error.options);
+            this.#reportAnswer(exchange, error.response);
+            this.#pauseOn429(exchange, error.response);
             return error;
           },
         ],
@@ -140,6 +149,13 @@ export class HttpTransport implements Transport {
     this.#maxRetryAfterMs = (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000;
     this.#defaultHeaders = mergeHeaders({}, options.defaultHeaders, undefined);
     this.#secrets = [options.clientSecret, apiKey, typeof accessToken === 'string' ? accessToken : undefined];
+    this.#pacer = new Pacer(
+      new SharedStateGuard(options.sharedState, clock, events),
+      budgetOf(options.rateLimit),
+      clock,
+    );
+    this.#account =
+      options.clientId ?? fingerprint(apiKey ?? (typeof accessToken === 'string' ? accessToken : 'default'));
   }
 
   async send(request: RawRequest, options?: RequestOptions): Promise<unknown> {
@@ -221,6 +237,7 @@ export class HttpTransport implements Transport {
     }
     const exchange = this.#exchange(method, url, `${method} ${request.path}`, credential, options);
     exchange.secrets = request.secrets ?? [];
+    exchange.scope = `${this.#account}:${version}`;
     const response = await this.#fetch(exchange, headers, body, version);
     return { response, exchange };
   }
@@ -241,6 +258,7 @@ export class HttpTransport implements Transport {
       credential,
       bearer: undefined,
       secrets: [],
+      scope: undefined,
       link: caller === undefined ? undefined : follow(caller),
       timeout: options?.timeout ?? this.#timeout,
       maxRetries: options?.maxRetries ?? this.#maxRetries,
@@ -294,10 +312,57 @@ export class HttpTransport implements Transport {
     const signal = exchange.link?.controller.signal;
     if (signal?.aborted) throw userAbort(signal);
     const bearer = exchange.credential?.bearer();
-    if (typeof bearer !== 'object') return this.#startAttempt(exchange, request, bearer);
-    // A token being fetched is awaited; ky does not interrupt a hook on abort, so the wait watches
-    // the call's signal itself. A bearer at hand (the usual case) costs no promise.
-    return abortable(bearer, signal).then((value) => this.#startAttempt(exchange, request, value));
+    if (typeof bearer === 'object')
+      // A token being fetched is awaited; ky does not interrupt a hook on abort, so the wait watches
+      // the call's signal itself. A bearer at hand (the usual case) costs no promise.
+      return abortable(bearer, signal).then((value) => this.#paceThenStart(exchange, request, value));
+    return this.#paceThenStart(exchange, request, bearer);
+  }
+
+  /** Waits for rate budget or a pause (the token first: a slot is taken only when it can be used at once). */
+  #paceThenStart(
+    exchange: Exchange,
+    request: Request,
+    bearer: string | undefined,
+  ): Promise<void> | undefined {
+    const reservation = exchange.scope === undefined ? undefined : this.#pacer.reserve(exchange.scope);
+    if (reservation === undefined) return this.#startAttempt(exchange, request, bearer);
+    const signal = exchange.link?.controller.signal;
+    return abortable(reservation, signal).then(async ({ waitMs, reason }) => {
+      // The safety second is the client's own, not the service's: it does not count against the cap.
+      if (waitMs > exchange.maxRetryAfterMs + SAFETY_MS) throw this.#overBudget(exchange, waitMs);
+      if (waitMs > 0 && reason !== undefined) {
+        this.#events.emit('throttle', { waitMs, reason });
+        try {
+          await this.#clock.sleep(waitMs, signal);
+        } catch {
+          throw userAbort(signal);
+        }
+      }
+      this.#startAttempt(exchange, request, bearer);
+    });
+  }
+
+  /** A call that would wait longer than `maxRetryAfter` for budget fails at once, as a 429 would. */
+  #overBudget(exchange: Exchange, waitMs: number): RateLimitError {
+    const seconds = Math.ceil(waitMs / 1000);
+    return new RateLimitError({
+      status: 429,
+      code: 'rate_budget_exhausted',
+      message: `the rate budget (rateLimit) frees a slot in ${seconds} s, longer than maxRetryAfter (${exchange.maxRetryAfterMs / 1000} s); nothing was sent`,
+      headers: {},
+      body: undefined,
+      apiVersion: exchange.scope?.endsWith(':v1') ? 'v1' : 'v2',
+      operation: exchange.operation,
+      retryAfter: seconds,
+    });
+  }
+
+  /** A 429's `Retry-After` pauses the account for every client sharing the state. */
+  #pauseOn429(exchange: Exchange, response: Response): void {
+    if (response.status !== 429 || exchange.scope === undefined) return;
+    const ms = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
+    if (ms !== undefined && ms > 0) void this.#pacer.pause(exchange.scope, ms);
   }
 
   #startAttempt(exchange: Exchange, request: Request, bearer: string | undefined): undefined {
@@ -521,6 +586,23 @@ function outcomeOf(error: Error, now: number): Outcome {
   }
   if (error instanceof TimeoutError) return { kind: 'timeout' };
   return { kind: 'connection', neverSent: provablyNeverSent(failureCodes(error)) };
+}
+
+/**
+ * A short, stable fingerprint (53-bit cyrb53, hex) of a credential, for shared-state keys of a client
+ * without a client id: the same for every process holding the credential, and no way back to it.
+ */
+function fingerprint(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return `key-${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16)}`;
 }
 
 function timedOut(exchange: Exchange): APITimeoutError {

@@ -1,5 +1,7 @@
 import type { Clock } from './clock.js';
 import { ValidationError } from './errors.js';
+import { PLANS, type RateLimit } from './pacing.js';
+import type { SharedState } from './shared-state.js';
 import type { RequestOptions } from './transport.js';
 
 /**
@@ -44,7 +46,20 @@ export interface ClientOptions {
   defaultHeaders?: Record<string, string> | undefined;
   /** Allow `clientSecret`/`apiKey` in a browser, where every visitor can read them. */
   dangerouslyAllowBrowser?: boolean | undefined;
-  /** Time source for backoff waits and token expiry (tests inject a fake). */
+  /**
+   * Paces requests so that no 60-second window holds more than the plan's requests per minute
+   * (SPEC.md, Limits: `'starter'` 100, `'pro'` 500, `'enterprise'` 2000, or `{ requestsPerMinute }`),
+   * counted across every client sharing one `sharedState`; v1 paths have their own budget of the same
+   * size. A call that would wait longer than `maxRetryAfter` rejects at once with `RateLimitError`.
+   * Default `false`: no pacing (a 429's `Retry-After` still pauses the client).
+   */
+  rateLimit?: RateLimit | undefined;
+  /**
+   * Rate budget, 429 pauses and the OAuth token shared by every client using it (across processes
+   * with `redisState` from `telephony-sdk/redis`). Default: the client's own, in memory.
+   */
+  sharedState?: SharedState | undefined;
+  /** Time source for backoff waits, pacing and token expiry (tests inject a fake). */
   clock?: Clock | undefined;
 }
 
@@ -116,6 +131,8 @@ const CLIENT_OPTIONS: Record<keyof ClientOptions, true> = {
   defaultHeaders: true,
   dangerouslyAllowBrowser: true,
   clock: true,
+  rateLimit: true,
+  sharedState: true,
 };
 const REQUEST_OPTIONS: Record<keyof RequestOptions, true> = {
   signal: true,
@@ -194,6 +211,24 @@ export function validateOptions(options: ClientOptions): void {
   checkNumber('maxRetryAfter', options.maxRetryAfter, false);
   if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch', 'must be a function');
   validateHeaders(options.defaultHeaders, 'defaultHeaders');
+  checkRateLimit(options.rateLimit);
+  const state = options.sharedState as Partial<Record<keyof SharedState, unknown>> | undefined;
+  if (
+    state !== undefined &&
+    (typeof state !== 'object' || state === null || typeof state.reserve !== 'function')
+  )
+    fail('sharedState', 'must implement SharedState (redisState(…) from telephony-sdk/redis, or your own)');
+}
+
+function checkRateLimit(value: unknown): void {
+  if (value === undefined || value === false || (typeof value === 'string' && Object.hasOwn(PLANS, value)))
+    return;
+  const rate = (value as { requestsPerMinute?: unknown } | null)?.requestsPerMinute;
+  if (typeof value === 'object' && typeof rate === 'number' && Number.isInteger(rate) && rate >= 1) return;
+  fail(
+    'rateLimit',
+    `must be 'starter', 'pro', 'enterprise', { requestsPerMinute: <whole number ≥ 1> } or false`,
+  );
 }
 
 /** True in a real browser page (a window with a document), not in Node, Deno, Bun or workers. */
