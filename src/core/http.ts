@@ -22,12 +22,14 @@ import {
   ValidationError,
 } from './errors.js';
 import type { ClientEmitter } from './events.js';
+import { fingerprint } from './fingerprint.js';
 import { mergeHeaders } from './headers.js';
 import { type ClientOptions, DEFAULTS, validateHeaders, validateRequestOptions } from './options.js';
 import { budgetOf, Pacer, SAFETY_MS, SharedStateGuard } from './pacing.js';
 import { redact } from './redact.js';
 import { apiVersionOf } from './request-path.js';
 import { decideRetry, failureCodes, type Outcome, parseRetryAfter, provablyNeverSent } from './retry.js';
+import { SharedTokenSource } from './shared-token.js';
 import { abortable, follow, type Link, userAbort } from './signals.js';
 import type { HttpMethod, RawRequest, RequestOptions, Transport } from './transport.js';
 import { joinUrl, withQuery } from './url.js';
@@ -106,6 +108,8 @@ export class HttpTransport implements Transport {
   /** Every credential the client holds, replaced wherever an error would show it. */
   readonly #secrets: ReadonlyArray<string | undefined>;
   readonly #pacer: Pacer;
+  /** The client-credentials token as every client of the state shares it. */
+  readonly #sharedToken: SharedTokenSource | undefined;
   /** The account part of shared-state keys: the client id, else a fingerprint of the credential. */
   readonly #account: string;
 
@@ -140,22 +144,25 @@ export class HttpTransport implements Transport {
     this.#clientSecret = options.clientSecret;
     this.#scope = Array.isArray(options.scope) ? options.scope.join(' ') : options.scope;
     const { accessToken, apiKey } = options;
+    const staticToken = typeof accessToken === 'string' ? accessToken : undefined;
+    // The account part of shared-state keys: the client id, else a fingerprint of the credential.
+    this.#account = options.clientId ?? `key-${fingerprint(apiKey ?? staticToken ?? 'default')}`;
+    const guard = new SharedStateGuard(options.sharedState, clock, events);
+    this.#pacer = new Pacer(guard, budgetOf(options.rateLimit), clock);
     if (typeof accessToken === 'function') this.#v2 = new CallbackCredential(accessToken);
-    else if (accessToken !== undefined) this.#v2 = new StaticCredential(accessToken);
-    else if (options.clientSecret !== undefined) this.#v2 = new TokenCache(() => this.#requestToken(), clock);
+    else if (staticToken !== undefined) this.#v2 = new StaticCredential(staticToken);
+    else if (options.clientSecret !== undefined) {
+      const tokenKey = `${this.#account}:token:${fingerprint(`${options.baseUrl} ${this.#scope ?? ''}`)}`;
+      const source = new SharedTokenSource(guard, tokenKey, clock, () => this.#requestToken());
+      this.#sharedToken = source;
+      this.#v2 = new TokenCache(() => source.obtain(), clock);
+    }
     if (apiKey !== undefined) this.#v1 = new StaticCredential(apiKey);
     this.#maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
     this.#timeout = options.timeout ?? DEFAULTS.timeout;
     this.#maxRetryAfterMs = (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000;
     this.#defaultHeaders = mergeHeaders({}, options.defaultHeaders, undefined);
     this.#secrets = [options.clientSecret, apiKey, typeof accessToken === 'string' ? accessToken : undefined];
-    this.#pacer = new Pacer(
-      new SharedStateGuard(options.sharedState, clock, events),
-      budgetOf(options.rateLimit),
-      clock,
-    );
-    this.#account =
-      options.clientId ?? fingerprint(apiKey ?? (typeof accessToken === 'string' ? accessToken : 'default'));
   }
 
   async send(request: RawRequest, options?: RequestOptions): Promise<unknown> {
@@ -389,7 +396,7 @@ export class HttpTransport implements Transport {
   }
 
   /** ky asks this for every failed attempt: `true` retries after `exchange.delayMs`, `false` gives up. */
-  #shouldRetry(exchange: Exchange, error: Error): boolean {
+  #shouldRetry(exchange: Exchange, error: Error): boolean | Promise<boolean> {
     if (error instanceof TelephonyError || exchange.link?.controller.signal.aborted) return false;
     if (error instanceof HTTPError) {
       const { response } = error;
@@ -401,7 +408,13 @@ export class HttpTransport implements Transport {
         exchange.credential.invalidate(exchange.bearer)
       ) {
         exchange.refreshed = true;
-        return this.#retryAfter(exchange, 0, 'status 401', response);
+        // Dropped from the shared state first, so the repeat's token request cannot read it back.
+        const refused = exchange.bearer;
+        if (this.#sharedToken === undefined || exchange.credential !== this.#v2)
+          return this.#retryAfter(exchange, 0, 'status 401', response);
+        return this.#sharedToken
+          .drop(refused)
+          .then(() => this.#retryAfter(exchange, 0, 'status 401', response));
       }
     }
     const decision = decideRetry(
@@ -586,23 +599,6 @@ function outcomeOf(error: Error, now: number): Outcome {
   }
   if (error instanceof TimeoutError) return { kind: 'timeout' };
   return { kind: 'connection', neverSent: provablyNeverSent(failureCodes(error)) };
-}
-
-/**
- * A short, stable fingerprint (53-bit cyrb53, hex) of a credential, for shared-state keys of a client
- * without a client id: the same for every process holding the credential, and no way back to it.
- */
-function fingerprint(text: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return `key-${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16)}`;
 }
 
 function timedOut(exchange: Exchange): APITimeoutError {

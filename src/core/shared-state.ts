@@ -51,9 +51,9 @@ export interface SharedState {
   readToken(key: string, now: number): Promise<SharedToken | undefined>;
   /**
    * Takes the right to request a new token for `key` for `leaseMs` (a holder that dies frees it when
-   * the lease ends). `false` when another holder has it.
+   * the lease ends). `false` when another holder has it. `now` as in `reserve`.
    */
-  lockToken(key: string, holder: string, leaseMs: number): Promise<boolean>;
+  lockToken(key: string, holder: string, leaseMs: number, now: number): Promise<boolean>;
   /** Stores `token` under `key` until it expires, and frees the lock if `holder` still has it. */
   writeToken(key: string, token: SharedToken, holder: string): Promise<void>;
   /** Frees the lock of `key` if `holder` still has it (a failed token request). */
@@ -105,8 +105,7 @@ export class MemoryState implements SharedState {
     return token !== undefined && token.expiresAt > now ? token : undefined;
   }
 
-  async lockToken(key: string, holder: string, leaseMs: number): Promise<boolean> {
-    const now = Date.now();
+  async lockToken(key: string, holder: string, leaseMs: number, now: number): Promise<boolean> {
     const lock = this.#locks.get(key);
     if (lock !== undefined && lock.until > now && lock.holder !== holder) return false;
     this.#locks.set(key, { holder, until: now + leaseMs });

@@ -153,21 +153,20 @@ describe('a failing shared state never fails a call', () => {
   it("a store that rejects: the call goes on with local state, 'shared_state_error' names the operation", async () => {
     const clock = fakeClock();
     const sent = service(clock);
-    const failing: SharedState = {
-      ...new MemoryState(),
-      reserve: async () => {
+    const failing = new Proxy({} as SharedState, {
+      get: () => async () => {
         throw new Error('ECONNREFUSED 127.0.0.1:6379');
       },
-      pause: async () => {},
-    } as unknown as SharedState;
+    });
     const client = testClient({ clock, sharedState: failing, rateLimit: { requestsPerMinute: 2 } });
     const errors: SharedStateErrorEvent[] = [];
     client.on('shared_state_error', (event) => errors.push(event));
     for (let i = 0; i < 3; i++) await client.request({ method: 'GET', path: '/v2/x' });
     expect(sent).toHaveLength(3);
-    // One failure, then the store is left alone for a while: the local budget paces the third call.
+    // One failure (the token, asked first), then the store is left alone for a while: the local
+    // token request and the local budget serve, and the third call is paced locally.
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ operation: 'reserve' });
+    expect(errors[0]).toMatchObject({ operation: 'readToken' });
     expect(errors[0]!.error.message).toBe('ECONNREFUSED 127.0.0.1:6379');
     expect(clock.waits).toEqual([WINDOW]);
   });
