@@ -14,7 +14,14 @@ import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileVirtualFiles, root } from '../helpers/compile.js';
 
-const DOCS = ['README.md', 'docs/core.md', 'docs/resources.md', 'docs/sandbox.md', 'docs/webhooks.md'];
+const DOCS = [
+  'README.md',
+  'docs/core.md',
+  'docs/resources.md',
+  'docs/sandbox.md',
+  'docs/scale.md',
+  'docs/webhooks.md',
+];
 
 /**
  * Names the docs use without declaring them, each with the type a reader has for it. Only these
@@ -24,6 +31,7 @@ const PREAMBLE: Record<string, string> = {
   // Imported or made by an earlier block (Quickstart, the first block of a page) or the prose.
   TelephonyClient: `declare const TelephonyClient: typeof import('telephony-sdk').TelephonyClient;`,
   client: `declare const client: import('telephony-sdk').TelephonyClient;`,
+  credentials: `declare const credentials: { baseUrl: string; clientId: string; clientSecret: string };`,
   createSandbox: `declare const createSandbox: typeof import('telephony-sdk/testing').createSandbox;`,
   sandbox: `declare const sandbox: import('telephony-sdk/testing').Sandbox;`,
   WebhookReceiver: `declare const WebhookReceiver: typeof import('telephony-sdk/webhooks').WebhookReceiver;`,
