@@ -2,11 +2,23 @@ import type { Clock } from './clock.js';
 import type { ClientEmitter } from './events.js';
 import { MemoryState, type RateBudget, type Reservation, type SharedState } from './shared-state.js';
 
-/** Plans of SPEC.md, Limits: requests per minute per account. */
-export const PLANS = { starter: 100, pro: 500, enterprise: 2000 } as const;
-
 /** The `rateLimit` option: a plan by name, a rate, or `false` (no pacing, the default). */
-export type RateLimit = keyof typeof PLANS | { requestsPerMinute: number } | false;
+export type RateLimit =
+  | 'starter'
+  | 'pro'
+  | 'enterprise'
+  | {
+      /** Requests allowed in any 60-second window (a whole number ≥ 1). */
+      requestsPerMinute: number;
+    }
+  | false;
+
+/** Plans of SPEC.md, Limits: requests per minute per account. */
+export const PLANS: Record<Exclude<RateLimit, false | object>, number> = {
+  starter: 100,
+  pro: 500,
+  enterprise: 2000,
+};
 
 const WINDOW_MS = 60_000;
 // The service counts a request when it arrives, the client when it sends: a 1 s longer window keeps
