@@ -4,6 +4,7 @@ const entry = {
   index: 'src/index.ts',
   webhooks: 'src/webhooks/index.ts',
   testing: 'src/testing/index.ts',
+  redis: 'src/redis/index.ts',
   // Not public entries: esbuild groups code into chunks by the entries that reach it, so giving
   // the verifier and the receiver entries of their own keeps eventemitter3's import out of the
   // verifier's chunk, and a bundler drops the emitter from a verify-only edge function.
@@ -21,7 +22,9 @@ export default defineConfig([
     clean: true,
     target: 'es2022',
     platform: 'neutral',
-    external: ['ky', 'zod', 'eventemitter3', 'msw', /^node:/],
+    // redis and ioredis are never imported (the user passes a client in); listed so that a stray
+    // import could never bundle one.
+    external: ['ky', 'zod', 'eventemitter3', 'msw', 'redis', 'ioredis', /^node:/],
   },
   {
     entry,
@@ -39,7 +42,7 @@ export default defineConfig([
     platform: 'neutral',
     // ky is ESM-only; bundling it keeps `require('telephony-sdk')` working on every Node 20 patch.
     noExternal: ['ky'],
-    external: ['zod', 'eventemitter3', 'msw', /^node:/],
+    external: ['zod', 'eventemitter3', 'msw', 'redis', 'ioredis', /^node:/],
   },
   {
     entry: { cli: 'src/testing/cli.ts' },

@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^telephony-sdk\/webhooks$/, replacement: src('webhooks/index.ts') },
       { find: /^telephony-sdk\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^telephony-sdk\/redis$/, replacement: src('redis/index.ts') },
       { find: /^telephony-sdk$/, replacement: src('index.ts') },
     ],
   },

@@ -60,9 +60,12 @@ export const typescriptConsumer = `
 import * as sdk from 'telephony-sdk';
 import * as webhooks from 'telephony-sdk/webhooks';
 import * as testing from 'telephony-sdk/testing';
+import * as redis from 'telephony-sdk/redis';
 
 const base: typeof sdk.TelephonyError = sdk.TelephonyError;
-export const entries: object[] = [sdk, webhooks, testing, base];
+// Typechecks without redis or ioredis installed: the entry's types name neither package.
+const state: sdk.SharedState = redis.redisState({ sendCommand: async (args: string[]) => args });
+export const entries: object[] = [sdk, webhooks, testing, redis, base, state];
 `;
 
 /**

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, packTarball, projectWithTarball, repoRoot } from '../../scripts/lib/tarball.js';
 import { cjsProbe, consumerTsconfig, esmProbe, type ProbeResult, typescriptConsumer } from './probes.js';
 
-const ENTRIES = ['telephony-sdk', 'telephony-sdk/webhooks', 'telephony-sdk/testing'];
+const ENTRIES = ['telephony-sdk', 'telephony-sdk/webhooks', 'telephony-sdk/testing', 'telephony-sdk/redis'];
 
 let project = '';
 let webhooksOnly = '';
@@ -75,6 +75,12 @@ describe.each([
     const names = ['verifyWebhook', 'signWebhook', 'WebhookReceiver', 'WebhookVerificationError'];
     expect(result.exports['telephony-sdk/webhooks']).toEqual(expect.arrayContaining(names));
     expect(result.exports['telephony-sdk']).toEqual(expect.arrayContaining(names));
+  });
+
+  it('loads telephony-sdk/redis without its optional peers (redis, ioredis) installed', () => {
+    expect(result.exports['telephony-sdk/redis']).toEqual(['redisDedupStore', 'redisState']);
+    expect(existsSync(join(project, 'node_modules/redis'))).toBe(false);
+    expect(existsSync(join(project, 'node_modules/ioredis'))).toBe(false);
   });
 
   it('an error from telephony-sdk/webhooks is a TelephonyError of telephony-sdk', () => {

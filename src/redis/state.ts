@@ -1,0 +1,124 @@
+import type { RateBudget, Reservation, SharedState, SharedToken } from '../core/shared-state.js';
+import { type RedisConnection, type Send, sendOver } from './connection.js';
+import { accountKey, checkPrefix, DEFAULT_PREFIX } from './keys.js';
+import { DROP, LOCK, PAUSE, RESERVE, runScript, UNLOCK, WRITE } from './scripts.js';
+
+/** Options of {@link redisState} and {@link redisDedupStore}. */
+export interface RedisStoreOptions {
+  /** Prepended to every key; no `{` or `}`. Default `'telephony:'`. */
+  prefix?: string;
+}
+
+/**
+ * A {@link SharedState} in Redis 7 or Valkey (Redis Cluster too), shared by every client and process
+ * that uses the same server and prefix: one rate budget per account, its 429 pauses, and one OAuth
+ * token with one token request in flight. Each method is one round trip (a Lua script where it
+ * reads and writes), so concurrent clients never interleave.
+ *
+ * Pacing, pauses and the lock's lease use the Redis server's clock (`TIME` in the scripts, `PX`),
+ * the one clock every process agrees on: the `now` that `reserve`, `pause` and `lockToken` receive
+ * is not used, so a process whose clock is off cannot let more than the budget through. (Not even
+ * as a fallback: Redis 5 and later and Valkey allow `TIME` in a script, and a server that refused it
+ * should fail loudly — the client then uses its local state and emits `'shared_state_error'` —
+ * rather than pace on clocks that disagree.) Token expiry is read against the caller's `now`, and
+ * a token's key expires after its own lifetime (`expiresAt - obtainedAt`).
+ *
+ * Keys: the client's keys have the form `<account>:<rest>` and hold no secret and no token; each is
+ * stored as `<prefix>{<account>}:<rest>:<kind>`, so that all keys of one account share a Redis
+ * Cluster hash tag. With the default prefix:
+ *
+ * | Key                                      | Value                                         | Expires                     |
+ * | ---------------------------------------- | --------------------------------------------- | --------------------------- |
+ * | `telephony:{<account>}:v2:window`        | sorted set of reserved send times (ms)        | a window after the last one |
+ * | `telephony:{<account>}:v2:pause`         | end of a 429's pause (ms, Redis clock)        | when the pause ends         |
+ * | `telephony:{<account>}:token:<id>:token` | JSON `{ accessToken, expiresAt, obtainedAt }` | when the token expires      |
+ * | `telephony:{<account>}:token:<id>:lock`  | holder of the right to request a token        | when the lease ends         |
+ *
+ * (`v1` paths have their own `:v1:window` and `:v1:pause`.) The token's value holds the access
+ * token, readable by anyone who can read the server: give the clients a Redis ACL user limited to
+ * the prefix (`~telephony:*`), use TLS (`rediss://`) unless the server is on the same host, and never
+ * expose the server publicly.
+ *
+ * @param client a connected node-redis (`createClient`, `createCluster`) or ioredis (`Redis`,
+ *   `Cluster`) client; the caller keeps it and closes it.
+ */
+export function redisState(client: RedisConnection, options: RedisStoreOptions = {}): SharedState {
+  return new RedisState(sendOver(client), checkPrefix(options.prefix ?? DEFAULT_PREFIX));
+}
+
+class RedisState implements SharedState {
+  readonly #send: Send;
+  readonly #prefix: string;
+  /** Sorted-set members must be unique: two reservations at the same time are two slots. */
+  readonly #id = crypto.randomUUID();
+  #sequence = 0;
+
+  constructor(send: Send, prefix: string) {
+    this.#send = send;
+    this.#prefix = prefix;
+  }
+
+  async reserve(scope: string, budget: RateBudget | undefined): Promise<Reservation> {
+    const keys = [accountKey(this.#prefix, scope, 'window'), accountKey(this.#prefix, scope, 'pause')];
+    let args = ['', '', ''];
+    if (budget !== undefined) {
+      if (!Number.isInteger(budget.limit) || budget.limit < 1 || !(budget.windowMs > 0)) {
+        throw new TypeError(`telephony-sdk/redis: invalid rate budget ${JSON.stringify(budget)}`);
+      }
+      const member = `${this.#id}:${(++this.#sequence).toString(36)}`;
+      args = [String(budget.limit), String(Math.ceil(budget.windowMs)), member];
+    }
+    const [waitMs, reason] = (await runScript(this.#send, RESERVE, keys, args)) as [number, string];
+    return {
+      waitMs: Number(waitMs),
+      reason: reason === 'paused' || reason === 'pacing' ? reason : undefined,
+    };
+  }
+
+  async pause(scope: string, ms: number): Promise<void> {
+    const key = accountKey(this.#prefix, scope, 'pause');
+    if (ms > 0) await runScript(this.#send, PAUSE, [key], [String(Math.ceil(ms))]);
+  }
+
+  async readToken(key: string, now: number): Promise<SharedToken | undefined> {
+    const redisKey = accountKey(this.#prefix, key, 'token');
+    const value = await this.#send(['GET', redisKey], redisKey);
+    const token = typeof value === 'string' ? parseToken(value) : undefined;
+    return token !== undefined && token.expiresAt > now ? token : undefined;
+  }
+
+  async lockToken(key: string, holder: string, leaseMs: number): Promise<boolean> {
+    const lock = accountKey(this.#prefix, key, 'lock');
+    const lease = String(Math.max(1, Math.ceil(leaseMs)));
+    return Number(await runScript(this.#send, LOCK, [lock], [holder, lease])) === 1;
+  }
+
+  async writeToken(key: string, token: SharedToken, holder: string): Promise<void> {
+    const keys = [accountKey(this.#prefix, key, 'lock'), accountKey(this.#prefix, key, 'token')];
+    const { accessToken, expiresAt, obtainedAt } = token;
+    const value = JSON.stringify({ accessToken, expiresAt, obtainedAt });
+    // Its lifetime, from the token's own two times: writeToken has no `now`, and the client's clock
+    // may not be this process's Date.now(). readToken still checks expiresAt against the reader's now.
+    const ttl = Math.ceil(expiresAt - obtainedAt);
+    await runScript(this.#send, WRITE, keys, [holder, value, String(Number.isFinite(ttl) ? ttl : 0)]);
+  }
+
+  async unlockToken(key: string, holder: string): Promise<void> {
+    await runScript(this.#send, UNLOCK, [accountKey(this.#prefix, key, 'lock')], [holder]);
+  }
+
+  async dropToken(key: string, accessToken: string): Promise<void> {
+    await runScript(this.#send, DROP, [accountKey(this.#prefix, key, 'token')], [accessToken]);
+  }
+}
+
+/** A stored value, or undefined when it is not a token (another writer's, corrupted): a new one replaces it. */
+function parseToken(value: string): SharedToken | undefined {
+  try {
+    const { accessToken, expiresAt, obtainedAt } = JSON.parse(value) as Partial<SharedToken>;
+    if (typeof accessToken === 'string' && typeof expiresAt === 'number' && typeof obtainedAt === 'number') {
+      return { accessToken, expiresAt, obtainedAt };
+    }
+  } catch {}
+  return undefined;
+}

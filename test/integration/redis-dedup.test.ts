@@ -1,0 +1,164 @@
+import { redisDedupStore } from 'telephony-sdk/redis';
+import { signWebhook, WebhookReceiver } from 'telephony-sdk/webhooks';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { type RedisServer, startRedis, stopAllRedis } from '../helpers/redis.js';
+import { closeRedisClients, redisClients } from '../helpers/redis-clients.js';
+
+// redisDedupStore against a real redis-server, over every client it accepts: the receiver's
+// de-duplication (has/add) and its cross-instance claim (claim/release), then two receivers sharing it.
+
+afterEach(closeRedisClients);
+afterAll(stopAllRedis);
+
+const SECRET = 'whsec_redis_dedup_9c1e';
+
+async function ownServer(): Promise<RedisServer> {
+  const server = await startRedis();
+  onTestFinished(() => server.stop());
+  return server;
+}
+
+/** A signed `call.incoming` delivery of event `id`, created now. */
+async function delivery(id: string) {
+  const body = JSON.stringify({
+    id,
+    type: 'call.incoming',
+    created_at: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    data: { call: { id: 'call_1', status: 'ringing' } },
+  });
+  return { body, headers: { 'service-signature': await signWebhook(body, SECRET) } };
+}
+
+describe.each(redisClients)('redisDedupStore over %s', (_name, connect) => {
+  let server: RedisServer;
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  beforeEach(async () => {
+    await (await connect(server)).command('FLUSHALL');
+  });
+
+  it('has/add: an id is remembered for its TTL (seconds), by every instance', async () => {
+    const raw = await connect(server);
+    const [a, b] = [redisDedupStore(raw.client), redisDedupStore((await connect(server)).client)];
+    expect(await a.has('evt_1')).toBe(false);
+    await a.add('evt_1', 86_400);
+    expect(await a.has('evt_1')).toBe(true);
+    expect(await b.has('evt_1')).toBe(true);
+    expect(await b.has('evt_2')).toBe(false);
+    const ttl = Number(await raw.command('TTL', 'telephony:webhook:evt_1:done'));
+    expect(ttl).toBeGreaterThan(86_390);
+    expect(ttl).toBeLessThanOrEqual(86_400);
+    await a.add('evt_short', 0.2); // EX takes whole seconds: at least 1
+    expect(Number(await raw.command('TTL', 'telephony:webhook:evt_short:done'))).toBe(1);
+  });
+
+  it('claim: one instance gets it, for its lease; release frees it; a claim is not "processed"', async () => {
+    const raw = await connect(server);
+    const [a, b] = [redisDedupStore(raw.client), redisDedupStore((await connect(server)).client)];
+    expect(await a.claim!('evt_1', 30)).toBe(true);
+    expect(await b.claim!('evt_1', 30)).toBe(false);
+    expect(await a.claim!('evt_1', 30)).toBe(false); // not re-entrant: one processing at a time
+    expect(await b.has('evt_1')).toBe(false);
+    const ttl = Number(await raw.command('TTL', 'telephony:webhook:evt_1:claim'));
+    expect(ttl).toBeGreaterThan(25);
+    expect(ttl).toBeLessThanOrEqual(30);
+    await a.release!('evt_1');
+    expect(await b.claim!('evt_1', 30)).toBe(true);
+    expect(await a.claim!('evt_2', 30)).toBe(true);
+  });
+
+  it('50 concurrent claims of one id from two connections: exactly one wins', async () => {
+    const [a, b] = [
+      redisDedupStore((await connect(server)).client),
+      redisDedupStore((await connect(server)).client),
+    ];
+    const won = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => (i % 2 ? b : a).claim!('evt_race', 30)),
+    );
+    expect(won.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('keys: <prefix>webhook:<id>:done and :claim, under a custom prefix too; a brace in the prefix is refused', async () => {
+    const raw = await connect(server);
+    await redisDedupStore(raw.client).add('evt_k', 60);
+    await redisDedupStore(raw.client, { prefix: 'app1:' }).claim!('evt_k', 60);
+    expect(((await raw.command('KEYS', '*')) as string[]).sort()).toEqual([
+      'app1:webhook:evt_k:claim',
+      'telephony:webhook:evt_k:done',
+    ]);
+    expect(() => redisDedupStore(raw.client, { prefix: '{app}:' })).toThrow(TypeError);
+  });
+
+  it('two receivers sharing the store: one delivery delivered to both at once runs its handler once', async () => {
+    const [a, b] = [
+      redisDedupStore((await connect(server)).client),
+      redisDedupStore((await connect(server)).client),
+    ];
+    let runs = 0;
+    let fail = true;
+    // The handler holds until the other instance has answered, so the two surely overlap.
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const receivers = [a, b].map((store) => {
+      const receiver = new WebhookReceiver({ secret: SECRET, store });
+      receiver.on('call.incoming', async () => {
+        if (++runs === 2) open(); // a second run is the bug under test: do not hang on it
+        await gate;
+        if (fail) throw new Error('handler failed');
+      });
+      return receiver;
+    });
+    const [first, second] = receivers as [WebhookReceiver, WebhookReceiver];
+
+    // A failing handler releases the claim: the re-delivery runs on the other instance.
+    const both = [first.handle(await delivery('evt_f')), second.handle(await delivery('evt_f'))];
+    await Promise.race(both);
+    open();
+    const failing = await Promise.all(both);
+    expect(runs).toBe(1);
+    expect(failing.map((result) => result.reason).sort()).toEqual(['handler_error', 'in_progress']);
+    fail = false;
+    expect(await second.handle(await delivery('evt_f'))).toMatchObject({ status: 200 });
+    expect(runs).toBe(2);
+    expect(await first.handle(await delivery('evt_f'))).toMatchObject({ status: 200, reason: 'duplicate' });
+    expect(runs).toBe(2);
+  });
+
+  it('a paused server: has() hangs (the receiver bounds it), and once resumed answers right, state intact', async () => {
+    const own = await ownServer();
+    const store = redisDedupStore((await connect(own)).client);
+    await store.add('evt_p', 60);
+    own.pause();
+    let settled = false;
+    const hung = Promise.all([store.has('evt_p'), store.claim!('evt_q', 30)]).finally(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(settled).toBe(false);
+    own.resume();
+    expect(await hung).toEqual([true, true]);
+    expect(await store.claim!('evt_q', 30)).toBe(false);
+  });
+
+  it('a server that goes down: calls fail fast; back up (empty), the store works again once reconnected', async () => {
+    const own = await ownServer();
+    const raw = await connect(own, { failWhileDisconnected: true });
+    const store = redisDedupStore(raw.client);
+    await store.add('evt_d', 60);
+    const lost = raw.nextReconnecting();
+    await own.down();
+    await lost;
+    await expect(store.has('evt_d')).rejects.toThrow();
+    await expect(store.claim!('evt_d', 30)).rejects.toThrow();
+    const back = raw.nextReady();
+    await own.up();
+    await back;
+    expect(await store.has('evt_d')).toBe(false); // no persistence
+    expect(await store.claim!('evt_d', 30)).toBe(true);
+    await store.add('evt_d', 60);
+    expect(await store.has('evt_d')).toBe(true);
+  });
+});
