@@ -51,7 +51,8 @@ export interface SharedState {
   readToken(key: string, now: number): Promise<SharedToken | undefined>;
   /**
    * Takes the right to request a new token for `key` for `leaseMs` (a holder that dies frees it when
-   * the lease ends). `false` when another holder has it. `now` as in `reserve`.
+   * the lease ends). `false` when another holder has it; the same holder taking it again gets `true`
+   * and a new lease. `now` as in `reserve`.
    */
   lockToken(key: string, holder: string, leaseMs: number, now: number): Promise<boolean>;
   /** Stores `token` under `key` until it expires, and frees the lock if `holder` still has it. */
