@@ -37,20 +37,30 @@ export class SharedTokenSource {
   async obtain(): Promise<IssuedToken> {
     const key = this.#key;
     for (;;) {
+      const shared = await this.#read();
+      if (shared !== undefined) return shared;
       const now = this.#clock.now();
-      const shared = await this.#guard.run('readToken', (state) => state.readToken(key, now));
-      if (shared !== undefined && fresh(shared, now)) {
-        return {
-          access_token: shared.accessToken,
-          expires_in: (shared.expiresAt - now) / 1000,
-          scope: undefined,
-        };
-      }
       if (await this.#guard.run('lockToken', (state) => state.lockToken(key, this.#holder, LEASE_MS, now))) {
-        return this.#requestUnderLock();
+        // Another client may have stored its token and freed the lock since the read: use that one.
+        const stored = await this.#read();
+        if (stored === undefined) return this.#requestUnderLock();
+        await this.#guard.run('unlockToken', (state) => state.unlockToken(key, this.#holder));
+        return stored;
       }
       await this.#clock.sleep(POLL_MS);
     }
+  }
+
+  /** The shared token while it is fresh. */
+  async #read(): Promise<IssuedToken | undefined> {
+    const now = this.#clock.now();
+    const shared = await this.#guard.run('readToken', (state) => state.readToken(this.#key, now));
+    if (shared === undefined || !fresh(shared, now)) return undefined;
+    return {
+      access_token: shared.accessToken,
+      expires_in: (shared.expiresAt - now) / 1000,
+      scope: undefined,
+    };
   }
 
   /** Drops the shared token if it is still `refused` (a 401), so no client is handed it again. */
