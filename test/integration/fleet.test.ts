@@ -409,13 +409,9 @@ describe('the token lock', () => {
 });
 
 describe('budget taken by calls that sent nothing', () => {
-  // BUG (src/core/http.ts #paceThenStart, src/redis/scripts.ts RESERVE, MemoryState.reserve): the
-  // reservation takes its slot before the client compares the wait with maxRetryAfter, and nothing
-  // gives the slot back when the call is then refused ('rate_budget_exhausted', "nothing was sent")
-  // or aborted during the wait. Each such call spends a request of the plan: here 2 sent and 2
-  // refused push the next call two windows away (~122 s) instead of one (~61 s). `it.fails` until
-  // fixed (a SharedState method to release a slot, or a reserve that takes no slot past a maximum wait).
-  it.fails('a call refused for budget leaves the window as it was: the next slot is one window away, not two', async () => {
+  // A reservation past the call's longest wait (maxRetryAfter + the safety second) takes no slot: a
+  // call refused for budget ('rate_budget_exhausted', nothing sent) leaves the plan to the others.
+  it('a call refused for budget leaves the window as it was: the next slot is one window away, not two', async () => {
     const { sandbox, url, usage } = await serve(2, 'manual');
     const connection = await redisClients[0]![1](server);
     const throttles: ThrottleEvent[] = [];
@@ -439,5 +435,53 @@ describe('budget taken by calls that sent nothing', () => {
     await client.request(recent, { maxRetryAfter: 300 });
     expect(throttles).toHaveLength(1);
     expect(throttles[0]!.waitMs).toBeLessThanOrEqual(61_000);
+  });
+});
+
+describe('v1 paths', () => {
+  it('have their own budget of the same size, shared through Redis; no key holds a secret or the key', async () => {
+    const API_KEY = 'key_fleet_CANARY_v1';
+    const sandbox = createSandbox({
+      clients: [{ ...credentials, plan: { requestsPerMinute: 3 } }],
+      apiKeys: [{ key: API_KEY, plan: { requestsPerMinute: 3 } }],
+      clock: { mode: 'realtime' },
+    });
+    const listening = await sandbox.listen();
+    sandboxes.push({ sandbox, listening });
+    const [a, b] = [await redisClients[0]![1](server), await redisClients[2]![1](server)].map(
+      (connection) =>
+        new TelephonyClient({
+          baseUrl: listening.url,
+          baseUrlV1: listening.url,
+          ...credentials,
+          apiKey: API_KEY,
+          rateLimit: { requestsPerMinute: 3 },
+          maxRetryAfter: 0,
+          sharedState: redisState(connection.client),
+        }),
+    ) as [TelephonyClient, TelephonyClient];
+    const users = { method: 'GET', path: '/v1/users' } as const;
+    for (let i = 0; i < 3; i++) await a.request(recent);
+    await expect(b.request(recent)).rejects.toMatchObject({
+      code: 'rate_budget_exhausted',
+      apiVersion: 'v2',
+    });
+    for (let i = 0; i < 3; i++) await b.request(users);
+    await expect(a.request(users)).rejects.toMatchObject({ code: 'rate_budget_exhausted', apiVersion: 'v1' });
+    const report = sandbox.rateReport();
+    expect(report.find((u) => u.version === 'v2')).toMatchObject({ counted: 3, rejected: 0, maxInWindow: 3 });
+    expect(report.find((u) => u.version === 'v1')).toMatchObject({ counted: 3, rejected: 0, maxInWindow: 3 });
+    const keys = ((await raw.command('KEYS', '*')) as string[]).sort();
+    expect(keys.join(' ')).not.toContain(CANARY);
+    expect(keys.join(' ')).not.toContain(API_KEY);
+    const tokenKey = keys.find((key) => key.endsWith(':token'))!;
+    const { accessToken } = JSON.parse((await raw.command('GET', tokenKey)) as string) as {
+      accessToken: string;
+    };
+    expect(accessToken.length).toBeGreaterThan(8);
+    expect(keys.join(' ')).not.toContain(accessToken);
+    const windows = keys.filter((key) => key.endsWith(':window'));
+    expect(windows).toHaveLength(2);
+    expect(windows).toContain('telephony:{app_fleet}:v2:window');
   });
 });
