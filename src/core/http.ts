@@ -332,12 +332,14 @@ export class HttpTransport implements Transport {
     request: Request,
     bearer: string | undefined,
   ): Promise<void> | undefined {
-    const reservation = exchange.scope === undefined ? undefined : this.#pacer.reserve(exchange.scope);
+    // The safety second is the client's own, not the service's: it does not count against the cap.
+    const maxWaitMs = exchange.maxRetryAfterMs + SAFETY_MS;
+    const reservation =
+      exchange.scope === undefined ? undefined : this.#pacer.reserve(exchange.scope, maxWaitMs);
     if (reservation === undefined) return this.#startAttempt(exchange, request, bearer);
     const signal = exchange.link?.controller.signal;
     return abortable(reservation, signal).then(async ({ waitMs, reason }) => {
-      // The safety second is the client's own, not the service's: it does not count against the cap.
-      if (waitMs > exchange.maxRetryAfterMs + SAFETY_MS) throw this.#overBudget(exchange, waitMs);
+      if (waitMs > maxWaitMs) throw this.#overBudget(exchange, waitMs);
       if (waitMs > 0 && reason !== undefined) {
         this.#events.emit('throttle', { waitMs, reason });
         try {

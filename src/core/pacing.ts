@@ -105,11 +105,16 @@ export class Pacer {
     this.#clock = clock;
   }
 
-  /** `undefined` when nothing can hold the call back (no budget, no shared store, no pause). */
-  reserve(scope: string): Promise<Reservation> | undefined {
+  /**
+   * `undefined` when nothing can hold the call back (no budget, no shared store, no pause). A slot
+   * farther than `maxWaitMs` is not taken: a call that gives up does not spend the budget.
+   */
+  reserve(scope: string, maxWaitMs: number): Promise<Reservation> | undefined {
     const now = this.#clock.now();
-    if (this.#budget === undefined && !this.#guard.shared && now >= this.#pausedUntil) return undefined;
-    return this.#guard.run('reserve', (state) => state.reserve(scope, this.#budget, now));
+    const budget = this.#budget;
+    if (budget === undefined && !this.#guard.shared && now >= this.#pausedUntil) return undefined;
+    const asked = budget === undefined ? undefined : { ...budget, maxWaitMs };
+    return this.#guard.run('reserve', (state) => state.reserve(scope, asked, now));
   }
 
   /** Pauses `scope` for `ms` (a 429's `Retry-After`), for every client sharing the state. */

@@ -11,6 +11,11 @@ export interface RateBudget {
   limit: number;
   /** Window length in milliseconds. */
   windowMs: number;
+  /**
+   * Longest wait the caller accepts: a slot farther away is not taken (the reservation still answers
+   * its wait, and the caller gives up without spending the budget). Default: any.
+   */
+  maxWaitMs?: number | undefined;
 }
 
 /** What a reservation decided: send after `waitMs` (0: at once), and why it waits. */
@@ -91,7 +96,7 @@ export class MemoryState implements SharedState {
         at = bound + budget.windowMs;
         reason = 'pacing';
       }
-      slots.push(at);
+      if (budget.maxWaitMs === undefined || at - now <= budget.maxWaitMs) slots.push(at);
       this.#slots.set(scope, slots);
     }
     return { waitMs: at - now, reason };

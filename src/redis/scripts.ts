@@ -24,9 +24,10 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 
 /**
  * KEYS: window (sorted set of reserved send times), pause. ARGV: limit ('' without a budget),
- * window ms, a member unique to this reservation. Returns { wait ms, 'paused' | 'pacing' | '' }.
- * The rule of MemoryState.reserve: the slot is the latest of now, the pause's end and a whole
- * window after the slot `limit` places back.
+ * window ms, a member unique to this reservation, the longest wait accepted ('' for any). Returns
+ * { wait ms, 'paused' | 'pacing' | '' }. The rule of MemoryState.reserve: the slot is the latest of
+ * now, the pause's end and a whole window after the slot `limit` places back; one farther than the
+ * longest wait accepted is not taken.
  */
 export const RESERVE = `${PRELUDE}
 local at, reason = now, ''
@@ -37,6 +38,7 @@ if ARGV[1] ~= '' then
   redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', int(now - window))
   local bound = redis.call('ZRANGE', KEYS[1], -limit, -limit, 'WITHSCORES')[2]
   if bound and tonumber(bound) + window > at then at, reason = tonumber(bound) + window, 'pacing' end
+  if ARGV[4] ~= '' and at - now > tonumber(ARGV[4]) then return { at - now, reason } end
   redis.call('ZADD', KEYS[1], int(at), ARGV[3])
   local last = tonumber(redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2])
   redis.call('PEXPIRE', KEYS[1], int(last - now + window))

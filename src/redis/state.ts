@@ -60,13 +60,14 @@ class RedisState implements SharedState {
 
   async reserve(scope: string, budget: RateBudget | undefined): Promise<Reservation> {
     const keys = [accountKey(this.#prefix, scope, 'window'), accountKey(this.#prefix, scope, 'pause')];
-    let args = ['', '', ''];
+    let args = ['', '', '', ''];
     if (budget !== undefined) {
       if (!Number.isInteger(budget.limit) || budget.limit < 1 || !(budget.windowMs > 0)) {
         throw new TypeError(`telephony-sdk/redis: invalid rate budget ${JSON.stringify(budget)}`);
       }
       const member = `${this.#id}:${(++this.#sequence).toString(36)}`;
-      args = [String(budget.limit), String(Math.ceil(budget.windowMs)), member];
+      const maxWait = budget.maxWaitMs === undefined ? '' : String(Math.floor(budget.maxWaitMs));
+      args = [String(budget.limit), String(Math.ceil(budget.windowMs)), member, maxWait];
     }
     const [waitMs, reason] = (await runScript(this.#send, RESERVE, keys, args)) as [number, string];
     return {

@@ -78,6 +78,10 @@ describe('rateLimit paces requests', () => {
     expect(error).toMatchObject({ status: 429, code: 'rate_budget_exhausted', retryAfter: 61 });
     expect(sent).toHaveLength(1);
     expect(clock.waits).toEqual([]);
+    // The refused calls took no slot: a call that accepts the wait gets the next one, a window on.
+    await rejection(client.request({ method: 'GET', path: '/v2/x' }));
+    await client.request({ method: 'GET', path: '/v2/x' }, { maxRetryAfter: 120 });
+    expect(clock.waits).toEqual([WINDOW]);
   });
 
   it("the call's signal aborts the wait for budget", async () => {
