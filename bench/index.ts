@@ -1,20 +1,23 @@
 /**
  * `npm run bench` (builds first): every row of issue 5's table, contenders side by side in one
  * process, rounds with rotated order, medians and ratios. `npm run bench -- <row> …` runs some
- * rows only (throughput, cpu, validation, webhooks, heap, token, signal). Results are also saved as
+ * rows only (throughput, cpu, validation, webhooks, heap, token, signal,
+ * fleet, pacing-cost). Results are also saved as
  * JSON under bench/results/ (gitignored).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { printRow, type RowResult } from './report.js';
 import { cpuRow } from './rows/cpu.js';
+import { fleetRows } from './rows/fleet.js';
 import { heapRow } from './rows/heap.js';
+import { pacingCostRow } from './rows/pacing-cost.js';
 import { signalHeapRow } from './rows/signal-heap.js';
 import { throughputRows } from './rows/throughput.js';
 import { tokenRow } from './rows/token.js';
 import { validationRow } from './rows/validation.js';
 import { webhookRows } from './rows/webhooks.js';
-import { loadBaselineSdk, loadSdk, loadSdkWebhooks } from './sdk.js';
+import { loadBaselineSdk, loadSdk, loadSdkRedis, loadSdkTesting, loadSdkWebhooks } from './sdk.js';
 import { loadSdkPageValidator } from './sdk-schema.js';
 
 const rows: Record<string, () => Promise<RowResult[]>> = {
@@ -25,6 +28,8 @@ const rows: Record<string, () => Promise<RowResult[]>> = {
   heap: async () => [await heapRow(await loadSdk())],
   token: async () => [await tokenRow(await loadSdk())],
   signal: async () => [await signalHeapRow(await loadSdk(), await loadBaselineSdk())],
+  fleet: async () => fleetRows(await loadSdkTesting()),
+  'pacing-cost': async () => [await pacingCostRow(await loadSdk(), await loadSdkRedis())],
 };
 
 const wanted = process.argv.slice(2).filter((arg) => arg in rows);

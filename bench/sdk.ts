@@ -50,3 +50,51 @@ export const loadSdk = () => load<SdkModule>(distDir, 'index.js', 'TelephonyClie
 export const loadBaselineSdk = async () =>
   baselineDir === undefined ? undefined : load<SdkModule>(baselineDir, 'index.js', 'TelephonyClient');
 export const loadSdkWebhooks = () => load<SdkWebhooksModule>(distDir, 'webhooks.js', 'verifyWebhook');
+
+/** The events the fleet rows listen to (`client.on`), typed loosely: only the fields read. */
+export interface SdkEventfulClient extends SdkClient {
+  on(event: 'response', listener: (event: { status: number; url: string }) => void): unknown;
+  on(event: 'retry', listener: (event: { delayMs: number; reason: string }) => void): unknown;
+  on(event: 'throttle', listener: (event: { waitMs: number; reason: string }) => void): unknown;
+  on(event: 'token' | 'shared_state_error', listener: (event: unknown) => void): unknown;
+}
+
+/** A `SharedState` as the benchmarks call it (`reserve` only; the `now` is not used by redisState). */
+export interface SdkSharedState {
+  reserve(
+    scope: string,
+    budget: { limit: number; windowMs: number } | undefined,
+    now: number,
+  ): Promise<{ waitMs: number; reason: string | undefined }>;
+}
+
+/** `telephony-sdk/redis`. */
+export interface SdkRedisModule {
+  redisState(client: unknown, options?: { prefix?: string }): SdkSharedState;
+}
+
+/** One budget of `sandbox.rateReport()`. */
+export interface SdkRateUsage {
+  version: 'v1' | 'v2';
+  id: string;
+  limit: number;
+  counted: number;
+  rejected: number;
+  maxInWindow: number;
+  tokensIssued: number;
+}
+
+/** `telephony-sdk/testing`, the parts the fleet rows use: a real-time sandbox served on 127.0.0.1. */
+export interface SdkTestingModule {
+  createSandbox(options: {
+    clients: Array<{ clientId: string; clientSecret: string; plan: { requestsPerMinute: number } }>;
+    clock: { mode: 'realtime' };
+  }): {
+    listen(): Promise<{ url: string; close(): Promise<void> }>;
+    rateReport(): SdkRateUsage[];
+    close(): void;
+  };
+}
+
+export const loadSdkRedis = () => load<SdkRedisModule>(distDir, 'redis.js', 'redisState');
+export const loadSdkTesting = () => load<SdkTestingModule>(distDir, 'testing.js', 'createSandbox');
