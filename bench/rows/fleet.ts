@@ -290,7 +290,7 @@ function coldRow(name: string, shared: FleetRun, local: FleetRun): RowResult {
     ],
     notes: [
       `every process connects, builds its client, then all start at once; ${COLD_CALLS} calls in flight per process, rateLimit ${1000}/min (not reached); tokens counted by the sandbox (tokensIssued), 'token' events in the processes: ${sum(shared, (r) => r.tokens)} with redisState (per process ${shared.results.map((r) => r.tokens).join(', ')}), ${sum(local, (r) => r.tokens)} without`,
-      'with redisState the processes that do not hold the token lock look for the stored token every 100 ms, which the wall time shows',
+      "with redisState the processes that do not hold the token lock look for the stored token every 100 ms (up to ~100 ms more before their first call); wall ms includes every process's 50 calls",
     ],
   };
 }
