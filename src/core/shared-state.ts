@@ -89,7 +89,11 @@ export class MemoryState implements SharedState {
     let at = Math.max(now, paused);
     let reason: Reservation['reason'] = paused > now ? 'paused' : undefined;
     if (budget !== undefined) {
-      const slots = (this.#slots.get(scope) ?? []).filter((slot) => slot > now - budget.windowMs);
+      const slots = this.#slots.get(scope) ?? [];
+      // Slots are reserved in ascending order: the expired ones are at the front.
+      let expired = 0;
+      while (expired < slots.length && (slots[expired] as number) <= now - budget.windowMs) expired++;
+      if (expired > 0) slots.splice(0, expired);
       // The slot `limit` places back decides: the new one must be a whole window after it.
       const bound = slots[slots.length - budget.limit];
       if (bound !== undefined && bound + budget.windowMs > at) {
