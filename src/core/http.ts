@@ -7,74 +7,42 @@ import {
   StaticCredential,
   TokenCache,
 } from './auth.js';
-import { collectText, discard, parseErrorBody, parseJson, parseLenient } from './body.js';
+import { discard, parseErrorBody, parseJson, parseLenient } from './body.js';
 import type { Clock } from './clock.js';
 import {
   APIConnectionError,
   APIError,
-  APITimeoutError,
   APIUserAbortError,
   type ApiVersion,
   AuthenticationError,
   errorFromResponse,
-  RateLimitError,
   TelephonyError,
   ValidationError,
 } from './errors.js';
 import type { ClientEmitter } from './events.js';
+import {
+  type Exchange,
+  exchangeOf,
+  METHODS,
+  methodOf,
+  outcomeOf,
+  overBudget,
+  readText,
+  timedOut,
+} from './exchange.js';
 import { fingerprint } from './fingerprint.js';
 import { mergeHeaders } from './headers.js';
 import { type ClientOptions, DEFAULTS, validateHeaders, validateRequestOptions } from './options.js';
 import { budgetOf, Pacer, SAFETY_MS, SharedStateGuard } from './pacing.js';
 import { redact } from './redact.js';
-import { apiVersionOf } from './request-path.js';
-import { decideRetry, failureCodes, type Outcome, parseRetryAfter, provablyNeverSent } from './retry.js';
+import { decideRetry, failureCodes, parseRetryAfter } from './retry.js';
+import { resolveTarget } from './route.js';
 import { SharedTokenSource } from './shared-token.js';
-import { abortable, follow, type Link, userAbort } from './signals.js';
+import { abortable, follow, userAbort } from './signals.js';
 import type { HttpMethod, RawRequest, RequestOptions, Transport } from './transport.js';
-import { joinUrl, withQuery } from './url.js';
+import { joinUrl } from './url.js';
 
 const TOKEN_PATH = '/v2/oauth/token';
-const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-
-interface Target {
-  version: ApiVersion;
-  url: string;
-}
-
-/** One logical request while ky runs its attempts: what the hooks and the retry policy need to know. */
-interface Exchange {
-  method: HttpMethod;
-  url: string;
-  operation: string;
-  /** POSTs are not, except the token request (see retry.ts). */
-  idempotent: boolean;
-  credential: Credential | undefined;
-  /** The bearer value the current attempt carries. */
-  bearer: string | undefined;
-  /** Values of the request that no error may show (a webhook signing secret). */
-  secrets: ReadonlyArray<string | undefined>;
-  /** Whose rate budget the call uses (`<account>:v2`); `undefined` for the token request. */
-  scope: string | undefined;
-  /** Only when the caller passed a signal: a signal given to ky costs an `AbortSignal.any` per call. */
-  link: Link | undefined;
-  timeout: number;
-  maxRetries: number;
-  maxRetryAfterMs: number;
-  /** Retries made for the policy's reasons; the one repeat after a 401 is not among them. */
-  retries: number;
-  refreshed: boolean;
-  /** Set by the policy for the wait before the next attempt. */
-  delayMs: number;
-  reason: string;
-  /** When the current attempt's fetch started (wall clock: the deadline runs on real timers). */
-  startedAt: number;
-  /** The attempt whose answer was last reported by a `'response'` event. */
-  reported: number;
-  attempt: number;
-}
-
-const exchangeOf = (options: { context: Record<string, unknown> }) => options.context.exchange as Exchange;
 
 /**
  * The one place requests are made. ky does the HTTP mechanics — the attempt loop, the per-attempt
@@ -168,7 +136,7 @@ export class HttpTransport implements Transport {
   async send(request: RawRequest, options?: RequestOptions): Promise<unknown> {
     const { response, exchange } = await this.#perform(request, options, false);
     try {
-      const text = await this.#readText(exchange, response);
+      const text = await readText(exchange, response);
       return request.lenient ? parseLenient(text) : parseJson(text, response.status, exchange.operation);
     } finally {
       exchange.link?.release();
@@ -179,40 +147,6 @@ export class HttpTransport implements Transport {
     // The caller reads this body: the link to its signal stays, so aborting still stops the read.
     const { response } = await this.#perform(request, options, true);
     return response;
-  }
-
-  #target(request: RawRequest, allowAbsolute: boolean): Target {
-    let path = request.path;
-    let absolute: URL | undefined;
-    if (allowAbsolute && /^https?:\/\//.test(path)) {
-      const url = new URL(path);
-      absolute = url;
-      // The host is checked before the path, so a foreign URL is refused for what it is.
-      const bases = [this.#baseUrl, this.#baseUrlV1]
-        .flatMap((base) => (base === undefined ? [] : [new URL(base)]))
-        .filter((base) => base.origin === url.origin)
-        .map((base) => base.pathname.replace(/\/$/, ''));
-      if (bases.length === 0) throw refuse(url.origin, 'baseUrl or baseUrlV1');
-      // Under a base with a path prefix (a gateway's /telephony), the API path follows the prefix.
-      const prefix = bases.find((base) => url.pathname.startsWith(`${base}/v`)) ?? '';
-      path = url.pathname.slice(prefix.length);
-    }
-    const version = apiVersionOf(path);
-    const base = version === 'v2' ? this.#baseUrl : this.#baseUrlV1;
-    const option = version === 'v2' ? 'baseUrl' : 'baseUrlV1';
-    if (base === undefined) {
-      throw new ValidationError(`${request.method} ${path} needs the ${option} option`, [
-        { path: option, message: `set ${option} to call ${version} paths` },
-      ]);
-    }
-    if (absolute !== undefined) {
-      const expected = new URL(joinUrl(base, path));
-      // Same host, outside the base's path prefix: not where the credential is meant to go either.
-      if (absolute.origin !== expected.origin || absolute.pathname !== expected.pathname)
-        throw refuse(absolute.origin + absolute.pathname, option);
-    }
-    const url = absolute !== undefined ? absolute.href : joinUrl(base, path);
-    return { version, url: withQuery(url, request.query) };
   }
 
   #credential(version: ApiVersion, request: RawRequest): Credential {
@@ -234,7 +168,7 @@ export class HttpTransport implements Transport {
     validateRequestOptions(options);
     validateHeaders(request.headers);
     const method = methodOf(request.method);
-    const { version, url } = this.#target(request, allowAbsolute);
+    const { version, url } = resolveTarget(request, allowAbsolute, this.#baseUrl, this.#baseUrlV1);
     const credential = this.#credential(version, request);
     const headers = mergeHeaders(this.#defaultHeaders, request.headers, options?.headers);
     let body: string | undefined;
@@ -339,7 +273,7 @@ export class HttpTransport implements Transport {
     if (reservation === undefined) return this.#startAttempt(exchange, request, bearer);
     const signal = exchange.link?.controller.signal;
     return abortable(reservation, signal).then(async ({ waitMs, reason }) => {
-      if (waitMs > maxWaitMs) throw this.#overBudget(exchange, waitMs);
+      if (waitMs > maxWaitMs) throw overBudget(exchange, waitMs);
       if (waitMs > 0 && reason !== undefined) {
         this.#events.emit('throttle', { waitMs, reason });
         try {
@@ -349,21 +283,6 @@ export class HttpTransport implements Transport {
         }
       }
       this.#startAttempt(exchange, request, bearer);
-    });
-  }
-
-  /** A call that would wait longer than `maxRetryAfter` for budget fails at once, as a 429 would. */
-  #overBudget(exchange: Exchange, waitMs: number): RateLimitError {
-    const seconds = Math.ceil(waitMs / 1000);
-    return new RateLimitError({
-      status: 429,
-      code: 'rate_budget_exhausted',
-      message: `the rate budget (rateLimit) frees a slot in ${seconds} s, longer than maxRetryAfter (${exchange.maxRetryAfterMs / 1000} s); nothing was sent`,
-      headers: {},
-      body: undefined,
-      apiVersion: exchange.scope?.endsWith(':v1') ? 'v1' : 'v2',
-      operation: exchange.operation,
-      retryAfter: seconds,
     });
   }
 
@@ -477,45 +396,6 @@ export class HttpTransport implements Transport {
   }
 
   /**
-   * An answer's body as text, within what is left of the attempt's deadline: a body that stalls after
-   * its headers fails the call with `APITimeoutError` instead of hanging it, and the caller's abort
-   * stops it with `APIUserAbortError`. The SDK holds the reader, so it cancels the stream itself:
-   * that needs no signal on the request, and works with a fetch (a custom one, a mock) that ignores
-   * an abort once it has handed the body over.
-   */
-  #readText(exchange: Exchange, response: Response): Promise<string> {
-    const { body } = response;
-    if (body === null) return Promise.resolve('');
-    const signal = exchange.link?.controller.signal;
-    if (signal?.aborted) return Promise.reject(userAbort(signal));
-    const reader = body.getReader();
-    return new Promise<string>((resolve, reject) => {
-      const stop = (error: TelephonyError) => {
-        reader.cancel().catch(() => {});
-        reject(error);
-      };
-      const onAbort = () => stop(userAbort(signal));
-      const timer = setTimeout(
-        () => stop(timedOut(exchange)),
-        Math.max(0, exchange.startedAt + exchange.timeout - Date.now()),
-      );
-      signal?.addEventListener('abort', onAbort, { once: true });
-      collectText(reader)
-        .then(resolve, (error: unknown) =>
-          reject(
-            new APIConnectionError(`${exchange.operation}: the response body could not be read`, {
-              cause: error,
-            }),
-          ),
-        )
-        .finally(() => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-        });
-    });
-  }
-
-  /**
    * The error for a non-2xx answer. An answer may echo the request (a proxy's error page, a debug
    * header): every credential of the client, the bearer the request carried and the request's own
    * `secrets` are replaced in the error's message, `body` and `headers`.
@@ -525,7 +405,7 @@ export class HttpTransport implements Transport {
       (s): s is string => typeof s === 'string',
     );
     // An error body that cannot be read leaves the error its status; only the caller's abort wins.
-    const text = await this.#readText(exchange, response).catch((error: unknown) => {
+    const text = await readText(exchange, response).catch((error: unknown) => {
       if (error instanceof APIUserAbortError) throw error;
       return '';
     });
@@ -573,7 +453,7 @@ export class HttpTransport implements Transport {
     try {
       const response = await this.#fetch(exchange, headers, form.toString(), 'v2');
       issued = issuedToken(
-        parseJson(await this.#readText(exchange, response), response.status, operation),
+        parseJson(await readText(exchange, response), response.status, operation),
         operation,
       );
     } finally {
@@ -582,33 +462,4 @@ export class HttpTransport implements Transport {
     this.#events.emit('token', { expires_in: issued.expires_in, scope: issued.scope });
     return issued;
   }
-}
-
-/** `'post'` and `'Post'` are POST, so the retry policy recognises them; an unknown method is refused. */
-function methodOf(method: string): HttpMethod {
-  const upper = typeof method === 'string' ? (method.toUpperCase() as HttpMethod) : undefined;
-  if (upper !== undefined && METHODS.includes(upper)) return upper;
-  throw new ValidationError(`Unsupported method ${String(method).slice(0, 16)}: use ${METHODS.join(', ')}`, [
-    { path: 'method', message: `must be one of ${METHODS.join(', ')}` },
-  ]);
-}
-
-/** What a failed attempt produced, for the retry policy. */
-function outcomeOf(error: Error, now: number): Outcome {
-  if (error instanceof HTTPError) {
-    const { status, headers } = error.response;
-    return { kind: 'status', status, retryAfterMs: parseRetryAfter(headers.get('retry-after'), now) };
-  }
-  if (error instanceof TimeoutError) return { kind: 'timeout' };
-  return { kind: 'connection', neverSent: provablyNeverSent(failureCodes(error)) };
-}
-
-function timedOut(exchange: Exchange): APITimeoutError {
-  return new APITimeoutError(`${exchange.operation} timed out after ${exchange.timeout} ms`);
-}
-
-function refuse(target: string, option: string): ValidationError {
-  return new ValidationError(`Refusing to send credentials to ${target}: not under ${option}`, [
-    { path: 'path', message: `must be under ${option}` },
-  ]);
 }
