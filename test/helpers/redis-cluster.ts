@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
+import { freePort } from './redis.js';
 
 /**
  * A real three-master Redis Cluster on 127.0.0.1 (never a mock), for the tests that check the
@@ -23,17 +23,6 @@ const READY_WITHIN_MS = 15_000;
 const SLOTS = 16_384;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, HOST, () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Sends one command on a fresh connection, retrying until the node answers or the deadline. */
 async function command(port: number, args: string[], deadline: number): Promise<unknown> {

@@ -90,7 +90,8 @@ interface Running {
 
 class PortInUse extends Error {}
 
-function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 right now (another process may still take it before it is used). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
