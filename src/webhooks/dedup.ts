@@ -1,3 +1,5 @@
+import { TelephonyError } from '../shared/telephony-error.js';
+
 /** Remembers processed event ids; back it with Redis or a database to share it between instances. */
 export interface DedupStore {
   /** Whether the event `id` was processed and is still remembered. */
@@ -27,8 +29,12 @@ export class MemoryDedupStore implements DedupStore {
   readonly #expiries = new Map<string, number>();
   readonly #maxSize: number;
   readonly #now: () => number;
+  #warned = false;
 
   constructor({ maxSize = 10_000, now = Date.now }: MemoryDedupStoreOptions = {}) {
+    // NaN, Infinity, 0 or 1.5 would keep every id or none.
+    if (!(Number.isInteger(maxSize) && maxSize > 0))
+      throw new TelephonyError('maxSize must be a positive integer');
     this.#maxSize = maxSize;
     this.#now = now;
   }
@@ -46,7 +52,16 @@ export class MemoryDedupStore implements DedupStore {
   add(id: string, ttlSeconds: number): void {
     this.#expiries.delete(id);
     this.#expiries.set(id, this.#now() + ttlSeconds * 1000);
-    if (this.#expiries.size > this.#maxSize)
-      this.#expiries.delete(this.#expiries.keys().next().value as string);
+    if (this.#expiries.size > this.#maxSize) {
+      const [oldest, expiry] = this.#expiries.entries().next().value as [string, number];
+      this.#expiries.delete(oldest);
+      // Forgotten before its ttl: a re-delivery of it would run the handlers again. Said once per store.
+      if (expiry > this.#now() && !this.#warned) {
+        this.#warned = true;
+        (globalThis as { process?: { emitWarning?: (warning: string) => void } }).process?.emitWarning?.(
+          `MemoryDedupStore evicted an event id before its ttl (maxSize ${this.#maxSize}): its re-delivery would run the handlers again. Share a store: redisDedupStore (telephony-sdk/redis) or any DedupStore.`,
+        );
+      }
+    }
   }
 }

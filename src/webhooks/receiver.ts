@@ -130,6 +130,12 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
       if (value !== undefined && !(value > 0 && (name !== 'dedupTtl' || value < Number.POSITIVE_INFINITY)))
         throw new TelephonyError(`${name} must be a positive number`);
     }
+    const timeout = options.handlerTimeout;
+    // Over an hour (finite) it can only be milliseconds: 30000 would hold a hung event's id 8.3 hours.
+    if (timeout !== undefined && timeout > 3600 && timeout < Number.POSITIVE_INFINITY)
+      throw new TelephonyError(
+        `handlerTimeout is in seconds: ${timeout} would be ${+(timeout / 3600).toFixed(1)} hours`,
+      );
     this.#options = options;
     this.#store = options.store ?? new MemoryDedupStore();
     this.#ttl = Math.ceil(options.dedupTtl ?? 86_400);
@@ -284,6 +290,14 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
   /** For `(Request) => Promise<Response>` frameworks: Hono, Next.js route handlers, Bun, Deno, Workers. */
   readonly fetchHandler = async (request: Request): Promise<Response> => {
     if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
+    // Already read (by middleware, or request.json()): the exact bytes are gone. The receiving side's
+    // bug, not the sender's: 500 (the service retries once it is fixed), with the cause for the developer
+    // (a string body is sent as text/plain).
+    if (request.bodyUsed)
+      return new Response(
+        'Body already read: pass the Request to fetchHandler unread (or a request.clone() made before reading).',
+        { status: 500 },
+      );
     const body = await readRequest(request, this.maxBodyBytes);
     const { status } =
       body === TOO_LARGE ? { status: 413 } : await this.handle({ body, headers: request.headers });
