@@ -75,12 +75,17 @@ export class Credentials {
   }
 
   /**
-   * POST /v2/oauth/token. Granted scopes are the requested ones the application may have; with no
-   * `scope` field, all of the application's scopes.
+   * POST /v2/oauth/token. Granted scopes are the requested ones (400 `invalid_scope` if any is one
+   * the application may not have); with no `scope` field, all of the application's scopes.
    */
   issueToken(form: URLSearchParams, now: number) {
     if (form.get('grant_type') !== 'client_credentials') {
       throw new SandboxError(400, 'invalid_parameter', 'grant_type must be client_credentials');
+    }
+    // A missing field is a malformed request (SPEC.md, Errors: 400 invalid_parameter), not a
+    // wrong credential.
+    for (const field of ['client_id', 'client_secret']) {
+      if (!form.get(field)) throw new SandboxError(400, 'invalid_parameter', `${field} is required`);
     }
     const client = this.#clients.get(form.get('client_id') ?? '');
     if (!client || client.clientSecret !== form.get('client_secret')) {
@@ -88,6 +93,12 @@ export class Credentials {
     }
     const allowed = client.scopes ?? [...DEFAULT_CLIENT.scopes];
     const requested = form.get('scope')?.split(' ').filter(Boolean);
+    // SPEC.md names no error for a scope; RFC 6749 (5.2) answers a scope that is unknown or
+    // beyond the application's with 400 invalid_scope, and no token.
+    const refused = requested?.filter((scope) => !allowed.includes(scope)) ?? [];
+    if (refused.length > 0) {
+      throw new SandboxError(400, 'invalid_scope', `Scope not allowed for this client: ${refused.join(' ')}`);
+    }
     const scopes = requested ? allowed.filter((scope) => requested.includes(scope)) : allowed;
     const accessToken = randomToken('sbx_at_');
     const principal: Principal = { version: 'v2', id: client.clientId, scopes, admin: client.admin ?? true };

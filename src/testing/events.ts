@@ -30,13 +30,23 @@ export class CallNotifier {
   ) {}
 
   readonly onStatus = (call: StoredCall, previous: CallStatus | null): void => {
-    const data = { call: detailForm(call, this.calls().duration(call)) };
+    const detail = detailForm(call, this.calls().duration(call));
+    // SPEC.md lists from.contact_id and to.user_id in call.incoming's data.call: an event carries
+    // them always, null while unknown (GET one call still leaves them out).
+    const data = {
+      call: {
+        ...detail,
+        from: { ...detail.from, contact_id: call.from.contact_id },
+        to: { ...detail.to, user_id: call.to.user_id },
+      },
+    };
     for (const type of eventTypes(call, previous)) {
-      for (const webhook of this.webhooks.registered) {
-        // One event id per webhook, kept by every re-delivery of it.
-        if (webhook.events.includes(type))
-          this.deliverer.send(this.#event(type, data), webhook.url, webhook.secret);
-      }
+      const subscribed = this.webhooks.registered.filter((webhook) => webhook.events.includes(type));
+      if (subscribed.length === 0) continue;
+      // One event, one id: every webhook gets the same event (so receivers de-duplicate by id
+      // across endpoints), and every re-delivery of it keeps that id.
+      const event = this.#event(type, data);
+      for (const webhook of subscribed) this.deliverer.send(event, webhook.url, webhook.secret);
     }
     if (call.callbackUrl && previous !== null) {
       this.deliverer.send(this.#event('call.status_changed', data), call.callbackUrl, this.callbackSecret);

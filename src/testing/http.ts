@@ -9,7 +9,9 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'rate_limit_exceeded'
-  | 'server_error';
+  | 'server_error'
+  // Token endpoint only: a refused scope (RFC 6749, 5.2; SPEC.md names no code for it).
+  | 'invalid_scope';
 
 /** A failure that a route throws; the router renders it in the shape of the path's version. */
 export class SandboxError extends Error {

@@ -17,6 +17,8 @@ interface StoredUser {
   location?: string;
   created_at: string;
   updated_at: string;
+  /** ISO 8601 time of the last login; `null`: no one logs in to the sandbox. */
+  last_login_at: string | null;
   preferences: {
     language: string;
     timezone: string;
@@ -32,8 +34,9 @@ const listForm = (user: StoredUser) => ({
   status: user.status,
   created_at: user.created_at,
   updated_at: user.updated_at,
-  // No last_login_at: SPEC.md types it as an ISO string, and an unknown value is left out, not
-  // null. No one ever logs in to the sandbox, so none of its users has one.
+  // SPEC.md's list form carries last_login_at; null for a user who never logged in (all of the
+  // sandbox's users: no one logs in to it).
+  last_login_at: user.last_login_at,
 });
 
 function email(value: string): string {
@@ -96,6 +99,7 @@ export class Users {
       status: 'pending',
       created_at: now,
       updated_at: now,
+      last_login_at: null,
       preferences: {
         language: 'en',
         timezone: 'UTC',

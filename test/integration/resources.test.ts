@@ -76,8 +76,8 @@ describe('users over real HTTP (v1)', () => {
     for (let i = 1; i <= 23; i++)
       created.push(await sdk.users.create({ name: `User ${i}`, email: `u${i}@x.test` }));
     expect(created[0]).toMatchObject({ status: 'pending', role: 'user' });
-    // The sandbox leaves an unknown last_login_at out; the SDK's User has it optional.
-    expect(created[0]?.last_login_at).toBeUndefined();
+    // A user who never logged in has last_login_at null.
+    expect(created[0]?.last_login_at).toBeNull();
     let requests = 0;
     sdk.on('request', () => requests++);
     const names: string[] = [];

@@ -28,10 +28,45 @@ describe('POST /v2/oauth/token', () => {
     });
   });
 
-  it('grants requested ∩ allowed scopes', async () => {
+  it('grants the requested scopes when the application may have them all', async () => {
     const { tokenFor } = rawSandbox();
-    expect((await tokenFor({ scope: 'calls:read users:write' })).scope).toBe('calls:read');
+    expect((await tokenFor({ scope: 'calls:read contacts:read' })).scope).toBe('calls:read contacts:read');
   });
+
+  it.each([['client_id'], ['client_secret']])(
+    'refuses a token request without %s with 400 invalid_parameter (not 401)',
+    async (missing) => {
+      const { sandbox } = rawSandbox();
+      const fields: Record<string, string> = {
+        grant_type: 'client_credentials',
+        client_id: 'sandbox_client_id',
+        client_secret: 'sandbox_client_secret',
+      };
+      delete fields[missing];
+      const response = await sandbox.fetch(form(fields));
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ status: 'error', code: 'invalid_parameter' });
+    },
+  );
+
+  it.each([['nope:read'], ['calls:read nope:read'], ['users:write'], ['calls:read users:write']])(
+    'refuses scope=%s (a scope the application may not have) with 400 invalid_scope, no token',
+    async (scope) => {
+      const { sandbox } = rawSandbox();
+      const response = await sandbox.fetch(
+        form({
+          grant_type: 'client_credentials',
+          client_id: 'sandbox_client_id',
+          client_secret: 'sandbox_client_secret',
+          scope,
+        }),
+      );
+      expect(response.status).toBe(400);
+      const body = await response.json();
+      expect(body).toMatchObject({ status: 'error', code: 'invalid_scope' });
+      expect(body).not.toHaveProperty('access_token');
+    },
+  );
 
   it('refuses a JSON body with 400 invalid_parameter', async () => {
     const { sandbox } = rawSandbox();
@@ -158,10 +193,10 @@ describe('scopes and permissions', () => {
     expect((await send('POST', '/v2/webhooks', reader, hook)).status).toBe(200);
   });
 
-  it('a requested scope the application lacks grants nothing: empty scope, 403 everywhere', async () => {
+  it('a narrower requested scope is all the token gets: 403 outside it', async () => {
     const { tokenFor, send } = rawSandbox();
-    const token = await tokenFor({ scope: 'users:write' });
-    expect(token.scope).toBe('');
+    const token = await tokenFor({ scope: 'contacts:read' });
+    expect(token.scope).toBe('contacts:read');
     expect((await send('GET', '/v2/calls/recent', token.access_token)).status).toBe(403);
   });
 

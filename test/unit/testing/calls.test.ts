@@ -143,6 +143,15 @@ describe('GET /v2/calls/recent', () => {
     expect(last.body.data.pagination).toEqual({ total: 5, limit: 2, offset: 4, has_more: false });
   });
 
+  it('accepts the fields parameter (value format not in the spec) and answers the full form', async () => {
+    const { as } = await ready();
+    await as('POST', '/v2/calls', { to: '+15551234567' });
+    const plain = await as('GET', '/v2/calls/recent');
+    const asked = await as('GET', '/v2/calls/recent?fields=id,status');
+    expect(asked.status).toBe(200);
+    expect(asked.body).toEqual(plain.body);
+  });
+
   it('list form has exactly the spec fields and defaults limit to 20', async () => {
     const { as } = await ready();
     await as('POST', '/v2/calls', { to: '+15551234567' });

@@ -26,4 +26,10 @@ describe('docs/sandbox.md', () => {
     const explanation = (row ?? '').slice((row ?? '').indexOf('})') + 2);
     for (const option of Object.keys(INCOMING_CALL_OPTIONS)) expect(explanation).toContain(`\`${option}\``);
   });
+
+  it('says what the sandbox does with `fields`: accepted and ignored, not 404', () => {
+    const notImplemented = doc.slice(doc.indexOf('- **Not implemented**'));
+    expect(notImplemented.slice(0, notImplemented.indexOf('\n- '))).not.toContain('`fields`');
+    expect(doc).toMatch(/`fields`[^\n]*accepted and ignored/);
+  });
 });

@@ -32,7 +32,7 @@ describe('v1 users', () => {
     });
   });
 
-  it('leaves last_login_at out (never null) of every form: no one logs in to the sandbox', async () => {
+  it('carries last_login_at: null in every form (list form included): no one logs in to the sandbox', async () => {
     const { as, create } = v1();
     const created = await create('Ada', 'ada@example.test');
     const read = (await as('GET', `/v1/users/${created.id}`)).body.data.user;
@@ -40,7 +40,7 @@ describe('v1 users', () => {
     const [listed] = (await as('GET', '/v1/users')).body.data.users;
     for (const user of [created, read, updated, listed]) {
       expect(user).toMatchObject({ id: created.id });
-      expect(Object.keys(user)).not.toContain('last_login_at');
+      expect(user).toHaveProperty('last_login_at', null);
     }
   });
 
@@ -134,6 +134,7 @@ describe('v1 users', () => {
       'created_at',
       'email',
       'id',
+      'last_login_at',
       'name',
       'role',
       'status',

@@ -261,7 +261,21 @@ describe('re-delivery schedule and event ids (no socket: deliveryFetch)', () => 
     expect(posts).toHaveLength(3);
   });
 
-  it('every event has its own id: per webhook, per event; re-deliveries keep it', async () => {
+  it('call.incoming carries from.contact_id and to.user_id as null when unknown', async () => {
+    const { sandbox, as } = await setup();
+    await as('POST', '/v2/webhooks', { url: 'http://127.0.0.1:9/h', events: ['call.incoming'] });
+    const unknown = sandbox.simulateIncomingCall({ from: '+15557654321' });
+    const known = sandbox.simulateIncomingCall({ from: '+15557654322', userId: 'usr_1', contactId: 'ct_1' });
+    await sandbox.idle();
+    const calls = sandbox.deliveries.map((d) => JSON.parse(d.body).data.call);
+    const first = calls.find((call) => call.id === unknown.id);
+    expect(first.from).toEqual({ number: '+15557654321', name: '', contact_id: null });
+    expect(first.to).toMatchObject({ user_id: null });
+    const second = calls.find((call) => call.id === known.id);
+    expect(second).toMatchObject({ from: { contact_id: 'ct_1' }, to: { user_id: 'usr_1' } });
+  });
+
+  it('one event, one id: the same event carries the same id to every webhook; re-deliveries keep it', async () => {
     let failFirst = true;
     const { deliveryFetch } = recording(async () => {
       const status = failFirst ? 500 : 200;
@@ -278,8 +292,12 @@ describe('re-delivery schedule and event ids (no socket: deliveryFetch)', () => 
     await sandbox.advance(10_000);
     // a: incoming (refused, then re-delivered) and missed; b: incoming.
     expect(sandbox.deliveries).toHaveLength(4);
-    const firstIds = sandbox.deliveries.filter((d) => d.attempt === 1).map((d) => d.event.id);
-    expect(new Set(firstIds).size).toBe(3);
+    const firsts = sandbox.deliveries.filter((d) => d.attempt === 1);
+    const incoming = firsts.filter((d) => d.event.type === 'call.incoming');
+    expect(incoming.map((d) => d.url).sort()).toEqual(['http://127.0.0.1:9/a', 'http://127.0.0.1:9/b']);
+    // call.incoming went to a and b under one id; call.missed is another event with its own.
+    expect(incoming[0]?.event.id).toBe(incoming[1]?.event.id);
+    expect(new Set(firsts.map((d) => d.event.id)).size).toBe(2);
     const retry = sandbox.deliveries.find((d) => d.attempt === 2);
     const original = sandbox.deliveries.find(
       (d) => d.attempt === 1 && d.url === retry?.url && d.event.type === retry?.event.type,
@@ -312,7 +330,7 @@ describe('more events', () => {
     expect(new Set(events.map((e) => e.id)).size).toBe(3);
   });
 
-  it('voicemail.new goes only to webhooks subscribed to it, with data.call in the detail form', async () => {
+  it('voicemail.new goes only to webhooks subscribed to it, with data.call in the detail form (links null when unknown)', async () => {
     const { sandbox, as } = await setup();
     const voicemail = await receiver([]);
     const missed = await receiver([]);
@@ -329,7 +347,8 @@ describe('more events', () => {
       id: expect.stringMatching(/^evt_/),
       type: 'voicemail.new',
       created_at: '2025-01-15T09:00:00.000Z',
-      data: { call: detail },
+      // The detail form, with the caller's unknown contact_id as null (events always carry it).
+      data: { call: { ...detail, from: { ...detail.from, contact_id: null } } },
     });
     expect(detail).toMatchObject({ id: left.id, status: 'voicemail', duration: 0, to: { user_id: 'usr_2' } });
     expect(delivery?.signature).toContain(`v1=${hmac('vm', delivery?.body ?? '')}`);
