@@ -59,7 +59,7 @@ export class MemoryDedupStore implements DedupStore {
       if (expiry > this.#now() && !this.#warned) {
         this.#warned = true;
         (globalThis as { process?: { emitWarning?: (warning: string) => void } }).process?.emitWarning?.(
-          `MemoryDedupStore evicted an event id before its ttl (maxSize ${this.#maxSize}): its re-delivery would run the handlers again. Share a store: redisDedupStore (telephony-sdk/redis) or any DedupStore.`,
+          'MemoryDedupStore evicted an unexpired id (maxSize): a re-delivery runs handlers again. Share a store: redisDedupStore (telephony-sdk/redis) or any DedupStore',
         );
       }
     }

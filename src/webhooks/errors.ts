@@ -7,7 +7,9 @@ export type WebhookVerificationReason =
   | 'timestamp_out_of_tolerance'
   | 'signature_mismatch'
   /** The body is correctly signed but is not a JSON event envelope. */
-  | 'malformed_payload';
+  | 'malformed_payload'
+  /** Verified, but its `created_at` is older than the receiver's `maxEventAge` (or missing): a replay. */
+  | 'event_too_old';
 
 /** A webhook delivery failed verification; `status` is what a receiver should answer. */
 export class WebhookVerificationError extends TelephonyError {
@@ -17,7 +19,7 @@ export class WebhookVerificationError extends TelephonyError {
 
   /**
    * @param reason why verification failed: `missing_header`, `malformed_header`,
-   *   `timestamp_out_of_tolerance`, `malformed_payload` (status 400) or `signature_mismatch` (401).
+   *   `timestamp_out_of_tolerance`, `malformed_payload`, `event_too_old` (status 400) or `signature_mismatch` (401).
    */
   constructor(readonly reason: WebhookVerificationReason) {
     super(`Webhook verification failed: ${reason.replace(/_/g, ' ')}`);

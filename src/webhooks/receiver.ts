@@ -24,6 +24,12 @@ export interface WebhookReceiverOptions extends VerifyWebhookOptions {
    * again.
    */
   handlerTimeout?: number;
+  /**
+   * Oldest event accepted, in seconds, by its signed `created_at`; an older one (or one without a
+   * parseable `created_at`) is refused 400 `event_too_old`. The signature does not cover the header's
+   * `t`, so without this a captured delivery replays once the store has forgotten its id. Default `dedupTtl`.
+   */
+  maxEventAge?: number;
   /** Largest body read, in bytes, by `nodeHandler` and `fetchHandler`; a larger one is answered 413. Default 1 MiB. */
   maxBodyBytes?: number;
 }
@@ -118,13 +124,13 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
 
   /**
    * @throws {TelephonyError} when a setting would break every delivery: no secret (an unset
-   *   environment variable), a tolerance, `dedupTtl`, `handlerTimeout` or `maxBodyBytes` that is not
-   *   a positive number.
+   *   environment variable), a tolerance, `dedupTtl`, `handlerTimeout`, `maxBodyBytes` or `maxEventAge`
+   *   that is not a positive number, a `handlerTimeout` over 3600 (milliseconds, not seconds).
    */
   constructor(options: WebhookReceiverOptions) {
     super();
     checkSettings(options.secret, options);
-    for (const name of ['dedupTtl', 'handlerTimeout', 'maxBodyBytes'] as const) {
+    for (const name of ['dedupTtl', 'handlerTimeout', 'maxBodyBytes', 'maxEventAge'] as const) {
       const value = options[name];
       // An infinite ttl would reach the store as Infinity (Redis EX refuses it: every delivery a 500).
       if (value !== undefined && !(value > 0 && (name !== 'dedupTtl' || value < Number.POSITIVE_INFINITY)))
@@ -161,7 +167,16 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
   }): Promise<HandleResult> {
     let event: WebhookEvent;
     try {
-      event = await verifyWebhook(body, signatureHeader(headers), this.#options.secret, this.#options);
+      const options = this.#options;
+      event = await verifyWebhook(body, signatureHeader(headers), options.secret, options);
+      // Anything but a created_at within maxEventAge (NaN: missing or unparseable) is refused.
+      if (
+        !(
+          Date.parse(event.created_at) / 1000 >=
+          (options.now ?? Date.now() / 1000) - (options.maxEventAge ?? this.#ttl)
+        )
+      )
+        throw new WebhookVerificationError('event_too_old');
     } catch (error) {
       // Misuse (a parsed body, no secret) is the caller's bug, not the sender's: let it surface.
       if (!(error instanceof WebhookVerificationError)) throw error;
@@ -294,10 +309,9 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
     // bug, not the sender's: 500 (the service retries once it is fixed), with the cause for the developer
     // (a string body is sent as text/plain).
     if (request.bodyUsed)
-      return new Response(
-        'Body already read: pass the Request to fetchHandler unread (or a request.clone() made before reading).',
-        { status: 500 },
-      );
+      return new Response('Body already read: pass the Request unread, or a clone()', {
+        status: 500,
+      });
     const body = await readRequest(request, this.maxBodyBytes);
     const { status } =
       body === TOO_LARGE ? { status: 413 } : await this.handle({ body, headers: request.headers });

@@ -1,7 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { WebhookReceiver } from 'telephony-sdk/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { body, header, SECRET } from './helpers.js';
+import { body as fixture, header, incoming, SECRET } from './helpers.js';
+
+/** The fixture event, created now (the receiver refuses one older than maxEventAge). */
+const created_at = new Date().toISOString();
+const body = (event: object = { ...incoming, created_at }) => fixture(event);
 
 const now = () => Math.floor(Date.now() / 1000);
 const signed = (raw = body()) => ({
@@ -33,7 +37,7 @@ describe('nodeHandler behind node:http on 127.0.0.1', () => {
     const raw = body({
       id: 'evt_u',
       type: 'call.incoming',
-      created_at: 'x',
+      created_at: new Date().toISOString(),
       data: { call: { from: { name: 'Zoë 📞' } } },
     });
     const bytes = new TextEncoder().encode(raw);
@@ -196,12 +200,10 @@ describe('fetchHandler with a real Request', () => {
     receiver.on('call.incoming', () => {
       ran++;
     });
+    const raw = body();
     const request = (headers: Record<string, string>, method = 'POST') =>
-      new Request(
-        'http://127.0.0.1/hooks',
-        method === 'POST' ? { method, headers, body: body() } : { method },
-      );
-    expect((await receiver.fetchHandler(request(signed()))).status).toBe(200);
+      new Request('http://127.0.0.1/hooks', method === 'POST' ? { method, headers, body: raw } : { method });
+    expect((await receiver.fetchHandler(request(signed(raw)))).status).toBe(200);
     expect(
       (await receiver.fetchHandler(request({ 'service-signature': header(body(), 'x', now()) }))).status,
     ).toBe(401);
@@ -221,7 +223,7 @@ describe('fetchHandler with a real Request', () => {
     const raw = body({
       id: 'evt_f',
       type: 'call.incoming',
-      created_at: 'x',
+      created_at: new Date().toISOString(),
       data: { call: { from: { name: 'Zoë' } } },
     });
     const post = (headers: Record<string, string>) =>

@@ -85,3 +85,52 @@ describe('issue 12: fetchHandler with a body already read', () => {
     expect(await response.text()).toMatch(/already read.*clone\(\)/s);
   });
 });
+
+describe('issue 12: maxEventAge', () => {
+  // helpers' event was created at NOW (2025-11-13T02:13:20Z); the header's t is always NOW.
+  const deliver = async (options: object, createdAt: unknown, now = NOW) => {
+    const raw = JSON.stringify({ id: 'evt_age', type: 'call.missed', created_at: createdAt, data: {} });
+    const receiver = new WebhookReceiver({ secret: SECRET, now, ...options });
+    const ran: string[] = [];
+    const failed: unknown[] = [];
+    receiver.on('*', (event) => void ran.push(event.id));
+    receiver.on('verification_failed', (info) => void failed.push(info));
+    const result = await receiver.handle({
+      body: raw,
+      headers: { 'service-signature': header(raw, SECRET, now) },
+    });
+    return { result, ran, failed };
+  };
+  const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+  it('refuses an event older than maxEventAge: 400 event_too_old, handlers not run', async () => {
+    const { result, ran, failed } = await deliver({ maxEventAge: 60 }, iso(NOW - 61));
+    expect(result).toEqual({ status: 400, reason: 'event_too_old' });
+    expect(ran).toEqual([]);
+    expect(failed).toEqual([{ reason: 'event_too_old', status: 400 }]);
+  });
+
+  it('accepts a fresh event: 200', async () => {
+    expect((await deliver({ maxEventAge: 60 }, iso(NOW - 60))).result.status).toBe(200);
+    expect((await deliver({}, iso(NOW))).ran).toEqual(['evt_age']);
+  });
+
+  it('defaults to dedupTtl', async () => {
+    expect((await deliver({ dedupTtl: 100 }, iso(NOW - 100))).result.status).toBe(200);
+    expect((await deliver({ dedupTtl: 100 }, iso(NOW - 101))).result.reason).toBe('event_too_old');
+    expect((await deliver({}, iso(NOW - 86_400))).result.status).toBe(200);
+    expect((await deliver({}, iso(NOW - 86_401))).result.reason).toBe('event_too_old');
+  });
+
+  it('refuses a missing or unparseable created_at as event_too_old (its age cannot be bounded)', async () => {
+    for (const createdAt of [undefined, null, 'yesterday', ''])
+      expect((await deliver({}, createdAt)).result).toEqual({ status: 400, reason: 'event_too_old' });
+  });
+
+  it('refuses a maxEventAge that is not a positive number', () => {
+    for (const maxEventAge of [0, -1, Number.NaN])
+      expect(() => new WebhookReceiver({ secret: SECRET, maxEventAge })).toThrow(
+        'maxEventAge must be a positive number',
+      );
+  });
+});

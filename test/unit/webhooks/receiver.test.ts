@@ -268,7 +268,7 @@ describe('WebhookReceiver.handle', () => {
       any.push(event.type);
     });
     for (const type of ['*', 'handler_error'])
-      await r.handle(delivery({ id: `evt_${type}`, type, created_at: 'x', data: {} }));
+      await r.handle(delivery({ id: `evt_${type}`, type, created_at: '2025-11-13T02:13:20Z', data: {} }));
     expect(any).toEqual(['*', 'handler_error']);
     expect(seen).toEqual([]);
   });
@@ -374,7 +374,8 @@ describe('WebhookReceiver.handle', () => {
     expect([(await first).status, (await second).status]).toEqual([200, 200]);
     expect(seen).toEqual(['once']);
 
-    const ended = (id: string) => delivery({ id, type: 'call.ended', created_at: 'x', data: {} });
+    const ended = (id: string) =>
+      delivery({ id, type: 'call.ended', created_at: '2025-11-13T02:13:20Z', data: {} });
     const next = (event: WebhookEvent) => {
       seen.push(event.id);
       r.once('call.ended', next);
