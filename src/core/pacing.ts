@@ -80,7 +80,7 @@ export class SharedStateGuard {
     }
   }
 
-  /** Whether a call must ask the state before sending: pacing, a shared store, or a local pause. */
+  /** Whether there is a shared store: then every call asks it (another process may have paused the account). */
   get shared(): boolean {
     return this.#shared !== undefined;
   }

@@ -106,7 +106,10 @@ describe.each([redisClients[0]!, redisClients[2]!])(
         if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Redis answers each connection in order: a PING answered on both means the cut-off attempt's
+      // commands are answered too, and a turn of the event loop lets its handler run if it won.
+      await Promise.all(connections.map((c) => c.command('PING')));
+      await new Promise((resolve) => setImmediate(resolve));
       expect(runs).toEqual(['evt_frozen']);
     });
   },
