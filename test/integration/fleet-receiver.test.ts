@@ -1,6 +1,7 @@
 import { redisDedupStore } from 'telephony-sdk/redis';
-import { signWebhook, WebhookReceiver } from 'telephony-sdk/webhooks';
+import { WebhookReceiver } from 'telephony-sdk/webhooks';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { signedDelivery } from '../helpers/delivery.js';
 import { type RedisServer, startRedis, stopAllRedis } from '../helpers/redis.js';
 import { type ConnectedClient, closeRedisClients, redisClients } from '../helpers/redis-clients.js';
 
@@ -14,15 +15,7 @@ afterAll(stopAllRedis);
 
 const SECRET = 'whsec_fleet_receiver_3b7d';
 
-async function delivery(id: string) {
-  const body = JSON.stringify({
-    id,
-    type: 'call.incoming',
-    created_at: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-    data: { call: { id: 'call_1', status: 'ringing' } },
-  });
-  return { body, headers: { 'service-signature': await signWebhook(body, SECRET) } };
-}
+const delivery = (id: string) => signedDelivery(id, SECRET);
 
 describe.each([redisClients[0]!, redisClients[2]!])(
   'two receivers sharing redisDedupStore over %s',

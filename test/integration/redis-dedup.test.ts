@@ -1,6 +1,7 @@
 import { redisDedupStore } from 'telephony-sdk/redis';
-import { signWebhook, WebhookReceiver } from 'telephony-sdk/webhooks';
+import { WebhookReceiver } from 'telephony-sdk/webhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { signedDelivery } from '../helpers/delivery.js';
 import { type RedisServer, startRedis, stopAllRedis } from '../helpers/redis.js';
 import { closeRedisClients, redisClients } from '../helpers/redis-clients.js';
 
@@ -18,16 +19,7 @@ async function ownServer(): Promise<RedisServer> {
   return server;
 }
 
-/** A signed `call.incoming` delivery of event `id`, created now. */
-async function delivery(id: string) {
-  const body = JSON.stringify({
-    id,
-    type: 'call.incoming',
-    created_at: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-    data: { call: { id: 'call_1', status: 'ringing' } },
-  });
-  return { body, headers: { 'service-signature': await signWebhook(body, SECRET) } };
-}
+const delivery = (id: string) => signedDelivery(id, SECRET);
 
 describe.each(redisClients)('redisDedupStore over %s', (_name, connect) => {
   let server: RedisServer;
