@@ -78,11 +78,16 @@ export interface StoredCall {
   }[];
   customData: Record<string, unknown>;
   callbackUrl: string | null;
+  /** The `callback_url` of the latest transfer: notified once, when that transfer finishes. */
+  transferCallbackUrl: string | null;
   userId: string | null;
 }
 
-/** Notified on every status change, to turn it into webhook events and callback posts. */
-export type StatusListener = (call: StoredCall, previous: CallStatus | null) => void;
+/**
+ * Notified on every status change, to turn it into webhook events and callback posts.
+ * `firstAnswer` is true when this change answered the call for the first time.
+ */
+export type StatusListener = (call: StoredCall, previous: CallStatus | null, firstAnswer: boolean) => void;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -106,7 +111,12 @@ export class CallStore {
     return call;
   }
 
-  add(init: Omit<StoredCall, 'id' | 'startedAt' | 'answeredAt' | 'endedAt' | 'transferHistory'>): StoredCall {
+  add(
+    init: Omit<
+      StoredCall,
+      'id' | 'startedAt' | 'answeredAt' | 'endedAt' | 'transferHistory' | 'transferCallbackUrl'
+    >,
+  ): StoredCall {
     const call: StoredCall = {
       ...init,
       id: `call_${String(this.#next++).padStart(6, '0')}`,
@@ -114,14 +124,17 @@ export class CallStore {
       answeredAt: null,
       endedAt: null,
       transferHistory: [],
+      transferCallbackUrl: null,
     };
     this.#calls.set(call.id, call);
-    this.onStatus(call, null);
+    this.onStatus(call, null, false);
     if (call.direction === 'outbound') {
       const { ringing, answered, completed } = OUTBOUND_TIMINGS_MS;
-      this.#after(call, ringing, 'initiating', 'ringing');
-      this.#after(call, answered, 'ringing', 'answered');
-      this.#after(call, completed, 'answered', 'completed');
+      this.#after(call, ringing, ['initiating'], 'ringing');
+      this.#after(call, answered, ['ringing'], 'answered');
+      // The far end hangs up at 35 s, also in the middle of a transfer (which then never finishes):
+      // waiting for `answered` alone left a call transferring at that moment answered for ever.
+      this.#after(call, completed, ['answered', 'transferring'], 'completed');
     }
     return call;
   }
@@ -131,9 +144,10 @@ export class CallStore {
     const previous = call.status;
     call.status = status;
     const now = this.clock.now();
-    if (status === 'answered' && call.answeredAt === null) call.answeredAt = now;
+    const firstAnswer = status === 'answered' && call.answeredAt === null;
+    if (firstAnswer) call.answeredAt = now;
     if (!IN_PROGRESS.includes(status)) call.endedAt = now;
-    this.onStatus(call, previous);
+    this.onStatus(call, previous, firstAnswer);
   }
 
   /** DELETE: only a call in progress can be ended; a finished one is `invalid_parameter`. */
@@ -142,15 +156,18 @@ export class CallStore {
     this.move(call, 'ended');
   }
 
-  /** A transfer's `callback_url` replaces the call's, only once the transfer is accepted. */
+  /**
+   * SPEC.md lets any call in progress be transferred (ringing ones too: an app routes an incoming
+   * call). The call's own callback_url keeps hearing every change; the transfer's hears its end.
+   */
   transfer(call: StoredCall, to: string, type: string, callbackUrl?: string): void {
     if (!IN_PROGRESS.includes(call.status) || call.status === 'transferring') {
       throw invalid(`Call ${call.id} cannot be transferred in status ${call.status}`);
     }
-    if (callbackUrl !== undefined) call.callbackUrl = callbackUrl;
+    call.transferCallbackUrl = callbackUrl ?? null;
     call.transferHistory.push({ to, type, at: iso(this.clock.now()) });
     this.move(call, 'transferring');
-    this.#after(call, TRANSFER_MS, 'transferring', 'answered');
+    this.#after(call, TRANSFER_MS, ['transferring'], 'answered');
   }
 
   /** Answers or misses a ringing call (incoming calls wait for one of these). */
@@ -167,10 +184,10 @@ export class CallStore {
     return Math.floor(((call.endedAt ?? this.clock.now()) - call.answeredAt) / 1000);
   }
 
-  #after(call: StoredCall, delayMs: number, expected: CallStatus, next: CallStatus): void {
+  #after(call: StoredCall, delayMs: number, expected: readonly CallStatus[], next: CallStatus): void {
     // A transition only fires if nothing else (an end, a transfer) moved the call meanwhile.
     this.clock.schedule(delayMs, () => {
-      if (call.status === expected && this.#calls.has(call.id)) this.move(call, next);
+      if (expected.includes(call.status) && this.#calls.has(call.id)) this.move(call, next);
     });
   }
 }

@@ -6,11 +6,15 @@ import type { Webhooks } from './webhooks.js';
 /**
  * The webhook events a status change emits, in order. A call sent to voicemail is missed and leaves
  * a new voicemail message: `call.missed` and `voicemail.new` (whose payload SPEC.md does not
- * show; the sandbox sends `{ call }` like the call events).
+ * show; the sandbox sends `{ call }` like the call events). A transfer of a call never answered
+ * finishes with its first answer, at the new end: `call.answered`, then `call.transferred`.
  */
-function eventTypes(call: StoredCall, previous: CallStatus | null): string[] {
+function eventTypes(call: StoredCall, previous: CallStatus | null, firstAnswer: boolean): string[] {
   if (previous === null) return call.direction === 'inbound' ? ['call.incoming'] : [];
-  if (call.status === 'answered') return [previous === 'transferring' ? 'call.transferred' : 'call.answered'];
+  if (call.status === 'answered') {
+    const answered = firstAnswer ? ['call.answered'] : [];
+    return previous === 'transferring' ? [...answered, 'call.transferred'] : answered;
+  }
   if (call.status === 'missed') return ['call.missed'];
   if (call.status === 'voicemail') return ['call.missed', 'voicemail.new'];
   if (call.status === 'completed' || call.status === 'ended') return ['call.ended'];
@@ -29,7 +33,7 @@ export class CallNotifier {
     private readonly calls: () => CallStore,
   ) {}
 
-  readonly onStatus = (call: StoredCall, previous: CallStatus | null): void => {
+  readonly onStatus = (call: StoredCall, previous: CallStatus | null, firstAnswer: boolean): void => {
     const detail = detailForm(call, this.calls().duration(call));
     // SPEC.md lists from.contact_id and to.user_id in call.incoming's data.call: an event carries
     // them always, null while unknown (GET one call still leaves them out).
@@ -40,7 +44,7 @@ export class CallNotifier {
         to: { ...detail.to, user_id: call.to.user_id },
       },
     };
-    for (const type of eventTypes(call, previous)) {
+    for (const type of eventTypes(call, previous, firstAnswer)) {
       const subscribed = this.webhooks.registered.filter((webhook) => webhook.events.includes(type));
       if (subscribed.length === 0) continue;
       // One event, one id: every webhook gets the same event (so receivers de-duplicate by id
@@ -48,9 +52,15 @@ export class CallNotifier {
       const event = this.#event(type, data);
       for (const webhook of subscribed) this.deliverer.send(event, webhook.url, webhook.secret);
     }
-    if (call.callbackUrl && previous !== null) {
-      this.deliverer.send(this.#event('call.status_changed', data), call.callbackUrl, this.callbackSecret);
-    }
+    if (previous === null) return;
+    // SPEC.md: the call's callback_url hears every status change; a transfer's is notified when
+    // the transfer is finished — answered at its new end, or over because the call ended first.
+    const urls = new Set<string>();
+    if (call.callbackUrl) urls.add(call.callbackUrl);
+    if (previous === 'transferring' && call.transferCallbackUrl) urls.add(call.transferCallbackUrl);
+    if (urls.size === 0) return;
+    const event = this.#event('call.status_changed', data);
+    for (const url of urls) this.deliverer.send(event, url, this.callbackSecret);
   };
 
   #event(type: string, data: Record<string, unknown>) {

@@ -353,28 +353,4 @@ describe('more events', () => {
     expect(detail).toMatchObject({ id: left.id, status: 'voicemail', duration: 0, to: { user_id: 'usr_2' } });
     expect(delivery?.signature).toContain(`v1=${hmac('vm', delivery?.body ?? '')}`);
   });
-
-  it('a transfer’s callback_url replaces the call’s; a refused transfer changes nothing', async () => {
-    const { sandbox, as } = await setup();
-    const first = await receiver([]);
-    const second = await receiver([]);
-    const third = await receiver([]);
-    const id = (await as('POST', '/v2/calls', { to: '+15551234567', callback_url: first.url })).body.data.call
-      .id;
-    await sandbox.advance(5_000);
-    expect(first.received).toHaveLength(2);
-    await as('POST', `/v2/calls/${id}/transfer`, { to: '+15557654321', callback_url: second.url });
-    const refused = await as('POST', `/v2/calls/${id}/transfer`, {
-      to: '+15557654322',
-      callback_url: third.url,
-    });
-    expect(refused.status).toBe(400);
-    await sandbox.advance(2_000);
-    expect(first.received).toHaveLength(2);
-    expect(second.received.map((r) => JSON.parse(r.body).data.call.status)).toEqual([
-      'transferring',
-      'answered',
-    ]);
-    expect(third.received).toEqual([]);
-  });
 });
