@@ -1,3 +1,5 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defineConfig } from 'tsup';
 
 const entry = {
@@ -11,6 +13,24 @@ const entry = {
   'internal/webhook-verify': 'src/webhooks/verify.ts',
   'internal/webhook-receiver': 'src/webhooks/receiver.ts',
 };
+
+/**
+ * tsup's CJS splitting pass (sucrase over esbuild's ESM) names each chunk by its absolute path in
+ * the source map's `file` and `sources`: the build machine's directories would ship in the package. Rewritten
+ * relative to the map, as esbuild writes every other source.
+ */
+async function relativeSourceMaps(dir: string): Promise<void> {
+  const entries = await readdir(dir, { recursive: true });
+  for (const entry of entries.filter((name) => name.endsWith('.map'))) {
+    const file = join(dir, entry);
+    const map = JSON.parse(await readFile(file, 'utf8')) as { file?: string; sources: string[] };
+    const local = (path: string) => (isAbsolute(path) ? relative(dirname(file), path) : path);
+    if (!map.sources.some(isAbsolute) && !isAbsolute(map.file ?? '')) continue;
+    map.sources = map.sources.map(local);
+    if (map.file !== undefined) map.file = local(map.file);
+    await writeFile(file, JSON.stringify(map));
+  }
+}
 
 export default defineConfig([
   {
@@ -43,6 +63,7 @@ export default defineConfig([
     // ky is ESM-only; bundling it keeps `require('telephony-sdk')` working on every Node 20 patch.
     noExternal: ['ky'],
     external: ['zod', 'eventemitter3', 'msw', 'redis', 'ioredis', /^node:/],
+    onSuccess: () => relativeSourceMaps('dist'),
   },
   {
     entry: { cli: 'src/testing/cli.ts' },

@@ -174,6 +174,36 @@ describe('packed tarball, contents', () => {
     }
     expect(links).toContain('README.md → docs/webhooks.md');
   });
+
+  it('ships the MIT LICENSE that package.json names', () => {
+    const pkg = join(project, 'node_modules/telephony-sdk');
+    const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { license?: string };
+    expect(manifest.license).toBe('MIT');
+    expect(readFileSync(join(pkg, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} /);
+  });
+
+  it('names no repository, homepage or bugs address while the project has no public one', () => {
+    const pkg = join(project, 'node_modules/telephony-sdk');
+    const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Record<string, unknown>;
+    for (const field of ['repository', 'homepage', 'bugs']) expect(manifest).not.toHaveProperty(field);
+  });
+
+  it('ships source maps that name no path of the build machine (every source relative to its map)', () => {
+    const dist = join(project, 'node_modules/telephony-sdk/dist');
+    const maps = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((file) =>
+      file.endsWith('.map'),
+    );
+    expect(maps.length).toBeGreaterThan(10);
+    for (const file of maps) {
+      const map = JSON.parse(readFileSync(join(dist, file), 'utf8')) as { file?: string; sources: string[] };
+      const paths = [map.file ?? '', ...map.sources];
+      expect(
+        paths.filter((path) => path.startsWith('/') || /^[a-z]:/i.test(path)),
+        file,
+      ).toEqual([]);
+      expect(readFileSync(join(dist, file), 'utf8'), file).not.toContain(repoRoot);
+    }
+  });
 });
 
 describe('packed tarball, the telephony-sandbox bin', () => {
