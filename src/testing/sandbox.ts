@@ -1,4 +1,6 @@
+import type { Clock } from '../core/clock.js';
 import { CallStore, detailForm } from './calls.js';
+import { pairedClientClock } from './client-clock.js';
 import { type ClockOptions, type SandboxClock, Scheduler } from './clock.js';
 import { type CorsOption, withCors } from './cors.js';
 import {
@@ -68,6 +70,12 @@ export interface Sandbox {
   mswHandlers<Handler>(http: MswHttp<Handler>, mount: MswMount): Handler[];
   /** The sandbox clock. */
   clock: SandboxClock;
+  /**
+   * Pass as the client's `clock` option: its waits (backoff, Retry-After, 429 pauses, `rateLimit`
+   * pacing) then move a manual sandbox clock at once instead of sleeping; a real-time sandbox's
+   * client sleeps for real. `now()` is sandbox time either way.
+   */
+  clientClock: Clock;
   /** Moves time forward, runs due transitions and re-deliveries, and waits for deliveries in flight. */
   advance(ms: number): Promise<void>;
   /** Resolves once no webhook delivery is in flight. */
@@ -177,13 +185,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     await clock.advance(ms);
     await deliverer.idle();
   };
+  const sandboxClock: SandboxClock = { now: () => clock.now(), advance };
 
   return {
     fetch: (input, init) =>
       handle(input instanceof Request && init === undefined ? input : new Request(input, init)),
     listen: ({ port, cors } = {}) => listenOnLoopback(withCors(handle, cors), port),
     mswHandlers: (http, mount) => mswHandlers(http, mount, handle),
-    clock: { now: () => clock.now(), advance },
+    clock: sandboxClock,
+    clientClock: pairedClientClock(sandboxClock, options.clock?.mode),
     advance,
     idle: () => deliverer.idle(),
     credentials: {

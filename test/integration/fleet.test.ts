@@ -257,10 +257,7 @@ describe.each([redisClients[0]!, redisClients[2]!])(
         ...credentials,
         rateLimit: { requestsPerMinute: 100 },
         sharedState: redisState(connection.client),
-        clock: {
-          now: () => sandbox.clock.now(),
-          sleep: (ms: number) => sandbox.advance(ms),
-        },
+        clock: sandbox.clientClock,
       });
       client.on('shared_state_error', (event) => events.errors.push(event));
       client.on('throttle', (event) => events.throttles.push(event));
@@ -427,7 +424,7 @@ describe('budget taken by calls that sent nothing', () => {
       rateLimit: { requestsPerMinute: 2 },
       maxRetryAfter: 0,
       sharedState: redisState(connection.client),
-      clock: { now: () => sandbox.clock.now(), sleep: (ms: number) => sandbox.advance(ms) },
+      clock: sandbox.clientClock,
     });
     client.on('throttle', (event) => throttles.push(event));
     await client.request(recent);

@@ -1,4 +1,4 @@
-import { TelephonyClient } from 'telephony-sdk';
+import { type Clock, TelephonyClient } from 'telephony-sdk';
 import {
   createSandbox,
   type ListeningSandbox,
@@ -16,8 +16,8 @@ afterEach(async () => {
 type ClientOptions = ConstructorParameters<typeof TelephonyClient>[0];
 
 /**
- * A sandbox served over real HTTP on 127.0.0.1 and a client factory whose clock IS the sandbox
- * clock: when the SDK waits (Retry-After, backoff), sandbox time moves by exactly that much and
+ * A sandbox served over real HTTP on 127.0.0.1 and a client factory on `sandbox.clientClock`: when
+ * the SDK waits (Retry-After, backoff), a manual sandbox clock moves by exactly that much and
  * nothing really sleeps. `waits` records every wait the SDK asked for.
  */
 export async function serveSandbox(options: SandboxOptions = {}) {
@@ -25,11 +25,11 @@ export async function serveSandbox(options: SandboxOptions = {}) {
   const server = await sandbox.listen();
   servers.push(server);
   const waits: number[] = [];
-  const clock = {
-    now: () => sandbox.clock.now(),
-    sleep: async (ms: number) => {
+  const clock: Clock = {
+    now: () => sandbox.clientClock.now(),
+    sleep: (ms, signal) => {
       waits.push(ms);
-      await sandbox.advance(ms);
+      return sandbox.clientClock.sleep(ms, signal);
     },
   };
   const client = (extra: ClientOptions = {}) =>

@@ -307,7 +307,7 @@ describe('over real HTTP, several SDK clients of one application', () => {
         ...sandbox.credentials,
         maxRetries: 0,
         // The client waits out a 429's pause on its clock: on the sandbox's, a wait moves sandbox time.
-        clock: { now: () => sandbox.clock.now(), sleep: (ms: number) => sandbox.advance(ms) },
+        clock: sandbox.clientClock,
       });
     const [first, second] = [client(), client()];
     const recent = { method: 'GET', path: RECENT } as const;
