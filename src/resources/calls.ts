@@ -5,27 +5,12 @@ import { listPages, type OffsetPagination, offsetPages, type PagePromise } from 
 import { path } from '../core/path.js';
 import { e164, httpUrl, intBetween, isoDate, openEnum } from '../core/schema.js';
 import type { RequestOptions } from '../core/transport.js';
+import { CALL_STATUSES, type CallStatus } from '../shared/call-status.js';
 import { APIResource } from './resource.js';
 
-/** Every call status SPEC.md names; newer values pass through as strings. */
-export const CALL_STATUSES = [
-  'initiating',
-  'ringing',
-  'answered',
-  'missed',
-  'voicemail',
-  'completed',
-  'transferring',
-  'ended',
-] as const;
 const CallStatusSchema = openEnum(CALL_STATUSES);
-/**
- * A call's status (SPEC.md, States and transitions): `initiating`, `ringing`, `answered`, `missed`,
- * `voicemail`, `completed`, `transferring` or `ended`. Typed open (`string & {}`) so a status the
- * service adds later does not break parsing; the documented values still autocomplete.
- * @useDeclaredType
- */
-export type CallStatus = z.infer<typeof CallStatusSchema>;
+
+export type { CallStatus };
 
 const DirectionSchema = openEnum(['inbound', 'outbound']);
 

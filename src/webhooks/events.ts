@@ -1,3 +1,7 @@
+import type { CallStatus } from '../shared/call-status.js';
+
+export type { CallStatus };
+
 /** Fields every webhook event carries. */
 interface Envelope<Type extends string, Data> {
   /** Unique event id; a re-delivery carries the same id. */
@@ -10,46 +14,87 @@ interface Envelope<Type extends string, Data> {
   data: Data;
 }
 
+/** The caller of a call in an event. */
+export interface WebhookCaller {
+  /** Caller's number, E.164. */
+  number: string;
+  /** Caller's name, when known. */
+  name?: string;
+  /** The matching contact; `null` (or absent) when the number matches none. */
+  contact_id?: string | null;
+}
+
+/** The called party of a call in an event. */
+export interface WebhookCallee {
+  /** Called number, E.164. */
+  number: string;
+  /** Name of the called line or user. */
+  name?: string;
+  /** The user the call rings for; `null` (or absent) when unknown. */
+  user_id?: string | null;
+}
+
+/**
+ * The call a call event carries in `data.call`. The fields SPEC.md shows for `call.incoming` are
+ * typed as it shows them; the detail-form fields (`duration`, `ended_at`, …) are optional, since the
+ * spec does not show the other payloads. Fields the service adds are kept (the parsed body as sent).
+ */
+export interface WebhookCall {
+  /** Call id, for `client.calls.get`, `end` and `transfer`. */
+  id: string;
+  /** `inbound` or `outbound`; other values pass through. */
+  direction: 'inbound' | 'outbound' | (string & {});
+  /** The caller. */
+  from: WebhookCaller;
+  /** Who is called. */
+  to: WebhookCallee;
+  /** The status the event leaves the call in. */
+  status: CallStatus;
+  /** ISO 8601 time the call started. */
+  timestamp: string;
+  /** The queue the call waits in, if any. */
+  queue?: {
+    /** Queue id. */
+    id: string;
+    /** Queue name. */
+    name: string;
+    /** Time waited (an integer; the spec does not show its unit). */
+    wait_time?: number;
+  } | null;
+  /** Free-form data attached to the call. */
+  custom_data?: Record<string, unknown> | null;
+  /** Talk time in seconds; 0 for a missed call. */
+  duration?: number;
+  /** Address of the recording; `null` when none. */
+  recording_url?: string | null;
+  /** Free-text notes on the call. */
+  notes?: string;
+  /** Labels attached to the call. */
+  tags?: string[];
+  /** End of the call, ISO 8601, once it has ended. */
+  ended_at?: string | null;
+  /** `true` once the call was transferred. */
+  transferred?: boolean;
+  /** The call's transfers (element shape not shown in the spec). */
+  transfer_history?: unknown[];
+}
+
+/** The ringing call of `call.incoming` (SPEC.md, Events). */
+export interface IncomingCall extends WebhookCall {
+  /** Always `ringing`. */
+  status: 'ringing';
+}
+
 /** Payload of `call.incoming` (SPEC.md, Events). */
 export interface CallIncomingData {
   /** The ringing call. */
-  call: {
-    /** Call id, for `client.calls.get`, `end` and `transfer`. */
-    id: string;
-    /** `inbound` for an incoming call. */
-    direction: string;
-    /** The caller. */
-    from: {
-      /** Caller's number, E.164. */
-      number: string;
-      /** Caller's name, when known. */
-      name?: string;
-      /** The matching contact, when there is one. */
-      contact_id?: string;
-    };
-    /** Who is called. */
-    to: {
-      /** Called number, E.164. */
-      number: string;
-      /** Name of the called line or user. */
-      name?: string;
-      /** The user the call rings for. */
-      user_id?: string;
-    };
-    /** Always `ringing`. */
-    status: 'ringing';
-    /** ISO 8601 time the call started. */
-    timestamp: string;
-    /** The queue the call waits in, if any. */
-    queue?: {
-      /** Queue id. */
-      id: string;
-      /** Queue name. */
-      name: string;
-    };
-    /** Free-form data attached to the call. */
-    custom_data?: Record<string, unknown>;
-  };
+  call: IncomingCall;
+}
+
+/** Payload of the other call events and `voicemail.new`: the call, as it is after the change. */
+export interface CallEventData {
+  /** The call the event is about. */
+  call: WebhookCall;
 }
 
 /**
@@ -58,13 +103,38 @@ export interface CallIncomingData {
  */
 export type CallIncomingEvent = Envelope<'call.incoming', CallIncomingData>;
 
+/**
+ * A call is answered (or, after a transfer, answered at its new end: see `call.transferred`).
+ * @useDeclaredType
+ */
+export type CallAnsweredEvent = Envelope<'call.answered', CallEventData>;
+
+/**
+ * An incoming call is not answered (`status` `missed`, or `voicemail` when it went to voicemail).
+ * @useDeclaredType
+ */
+export type CallMissedEvent = Envelope<'call.missed', CallEventData>;
+
+/**
+ * A call ends (`status` `completed` or `ended`).
+ * @useDeclaredType
+ */
+export type CallEndedEvent = Envelope<'call.ended', CallEventData>;
+
+/**
+ * A call is transferred; `data.call.transfer_history` lists its transfers.
+ * @useDeclaredType
+ */
+export type CallTransferredEvent = Envelope<'call.transferred', CallEventData>;
+
+/**
+ * A new voicemail message is received: `data.call` is the call that left it.
+ * @useDeclaredType
+ */
+export type VoicemailNewEvent = Envelope<'voicemail.new', CallEventData>;
+
 /** Event types whose payload the spec does not show; `data` stays open. */
 export type OpenWebhookEventType =
-  | 'call.answered'
-  | 'call.missed'
-  | 'call.ended'
-  | 'call.transferred'
-  | 'voicemail.new'
   | 'voicemail.read'
   | 'message.new'
   | 'user.presence_changed'
@@ -79,8 +149,18 @@ export type OpenWebhookEvent<Type extends OpenWebhookEventType = OpenWebhookEven
   [T in Type]: Envelope<T, Record<string, unknown>>;
 }[Type];
 
-/** A verified webhook event, discriminated by `type`: `if (event.type === 'call.incoming') event.data.call`. */
-export type WebhookEvent = CallIncomingEvent | OpenWebhookEvent;
+/**
+ * A verified webhook event, discriminated by `type`: `if (event.type === 'call.ended') event.data.call`.
+ * Every call event and `voicemail.new` carry a typed `data.call`.
+ */
+export type WebhookEvent =
+  | CallIncomingEvent
+  | CallAnsweredEvent
+  | CallMissedEvent
+  | CallEndedEvent
+  | CallTransferredEvent
+  | VoicemailNewEvent
+  | OpenWebhookEvent;
 
 /** Every documented event, discriminated by `type`: the same union as {@link WebhookEvent}. */
 export type KnownWebhookEvent = WebhookEvent;

@@ -25,6 +25,8 @@ export const deleted = await client.users.delete('usr_1');
 export const params: ListRecentCallsParams = {};
 export const event = await verifyWebhook('{}', 't=1,v1=00', 'whsec_x');
 export const incoming = event.type === 'call.incoming' ? event : null;
+export const callEnded = event.type === 'call.ended' ? event : null;
+export const voicemail = event.type === 'voicemail.new' ? event.data.call : null;
 `;
 
 function printedTypes(): Record<string, string> {
@@ -63,6 +65,8 @@ describe('types as an editor shows them', () => {
       params: 'ListRecentCallsParams',
       event: 'WebhookEvent',
       incoming: 'CallIncomingEvent | null',
+      callEnded: 'CallEndedEvent | null',
+      voicemail: 'WebhookCall | null',
     });
   }, 30_000);
 });

@@ -1,4 +1,5 @@
 import {
+  type CallEventData,
   type CallIncomingEvent,
   MemoryDedupStore,
   TelephonyError,
@@ -521,7 +522,7 @@ describe('WebhookReceiver.handle', () => {
   it('handler arguments are typed by the event type; the catch-all gets every event', () => {
     const { r } = receiver();
     r.on('call.incoming', (event) => expectTypeOf(event).toEqualTypeOf<CallIncomingEvent>());
-    r.on('call.ended', (event) => expectTypeOf(event.data).toEqualTypeOf<Record<string, unknown>>());
+    r.on('call.ended', (event) => expectTypeOf(event.data).toEqualTypeOf<CallEventData>());
     r.on('*', (event) => expectTypeOf(event).toEqualTypeOf<WebhookEvent>());
   });
 

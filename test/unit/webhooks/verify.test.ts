@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import fc from 'fast-check';
 import {
+  type CallEventData,
   type CallIncomingEvent,
   signWebhook,
   TelephonyError,
@@ -186,13 +187,14 @@ describe('types', () => {
     expectTypeOf(verifyWebhook).parameter(1).toEqualTypeOf<string | readonly string[] | null | undefined>();
   });
 
-  it('events are a union discriminated by type: call.incoming documented, the others open', () => {
+  it('events are a union discriminated by type: call events typed, the others open', () => {
     expectTypeOf(verifyWebhook).parameter(0).toEqualTypeOf<string | Uint8Array | ArrayBuffer>();
     expectTypeOf(verifyWebhook).returns.resolves.toEqualTypeOf<WebhookEvent>();
     expectTypeOf<WebhookEventOf<'call.incoming'>>().toEqualTypeOf<CallIncomingEvent>();
     expectTypeOf<CallIncomingEvent['data']['call']['from']['number']>().toEqualTypeOf<string>();
     expectTypeOf<CallIncomingEvent['data']['call']['status']>().toEqualTypeOf<'ringing'>();
-    expectTypeOf<WebhookEventOf<'call.missed'>['data']>().toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf<WebhookEventOf<'call.missed'>['data']>().toEqualTypeOf<CallEventData>();
+    expectTypeOf<WebhookEventOf<'contact.updated'>['data']>().toEqualTypeOf<Record<string, unknown>>();
     expectTypeOf<WebhookEvent['type']>().toEqualTypeOf<WebhookEventType>();
     expectTypeOf<'call.incoming' | 'call.ended' | 'contact.updated'>().toExtend<WebhookEventType>();
   });

@@ -1,0 +1,19 @@
+/** Every call status SPEC.md names (States and transitions), for the type below: nothing checks them at run time. */
+export const CALL_STATUSES = [
+  'initiating',
+  'ringing',
+  'answered',
+  'missed',
+  'voicemail',
+  'completed',
+  'transferring',
+  'ended',
+] as const;
+
+/**
+ * A call's status (SPEC.md, States and transitions): `initiating`, `ringing`, `answered`, `missed`,
+ * `voicemail`, `completed`, `transferring` or `ended`. Typed open (`string & {}`) so a status the
+ * service adds later does not break parsing; the documented values still autocomplete.
+ * @useDeclaredType
+ */
+export type CallStatus = (typeof CALL_STATUSES)[number] | (string & {});
