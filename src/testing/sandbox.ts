@@ -11,6 +11,7 @@ import {
   type SandboxClient,
 } from './credentials.js';
 import { Deliverer, type Delivery } from './delivery.js';
+import { withDeliveryTimeout } from './delivery-timeout.js';
 import { CallNotifier } from './events.js';
 import { type MswHttp, type MswMount, mswHandlers } from './msw.js';
 import { type ListeningSandbox, listenOnLoopback } from './node-server.js';
@@ -33,6 +34,11 @@ export interface SandboxOptions {
   callbackSecret?: string;
   /** fetch used to deliver webhooks. Default globalThis.fetch, read at each delivery. */
   deliveryFetch?: typeof fetch;
+  /**
+   * Wall-clock ms a delivery attempt waits for the receiver's answer; past it the attempt counts
+   * as unanswered (status null) and is re-delivered on the usual schedule. Default 10 000.
+   */
+  deliveryTimeout?: number;
 }
 
 /** An incoming call for {@link Sandbox.simulateIncomingCall}. */
@@ -153,8 +159,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     { clientId: DEFAULT_CLIENT.clientId, clientSecret: DEFAULT_CLIENT.clientSecret },
   ];
   const apiKeys = options.apiKeys ?? [{ key: DEFAULT_API_KEY.key }];
-  const deliverer = new Deliverer(clock, (input, init) =>
-    (options.deliveryFetch ?? globalThis.fetch)(input, init),
+  const deliverer = new Deliverer(
+    clock,
+    withDeliveryTimeout(
+      (input, init) => (options.deliveryFetch ?? globalThis.fetch)(input, init),
+      options.deliveryTimeout,
+    ),
   );
   clock.settleWith(() => deliverer.idle());
   const webhooks = new Webhooks(isoNow);
