@@ -46,15 +46,37 @@ export function isLoopbackUrl(value: string): boolean {
   }
 }
 
+/** Hears each attempt once made, with the sandbox time of its re-delivery (null: none will follow). */
+export type AttemptListener = (delivery: Delivery, nextAttemptAt: number | null) => void;
+
+interface Retry {
+  event: SandboxEvent;
+  url: string;
+  secret: string;
+  attempt: number;
+}
+
 /** Posts signed events and re-delivers them on the sandbox clock until a 200 or the retries run out. */
 export class Deliverer {
   readonly deliveries: Delivery[] = [];
   readonly #pending = new Set<Promise<void>>();
+  /** Re-deliveries waiting for their time, by event id and URL. */
+  readonly #retries = new Map<string, Retry>();
 
   constructor(
     private readonly clock: Scheduler,
     private readonly post: typeof fetch,
+    private readonly onAttempt: AttemptListener = () => {},
   ) {}
+
+  /** Makes the waiting re-delivery of `eventId` to `url` now; false when none is waiting. */
+  redeliverNow(eventId: string, url: string): boolean {
+    const retry = this.#retries.get(retryKey(eventId, url));
+    if (!retry) return false;
+    this.#retries.delete(retryKey(eventId, url));
+    this.#attempt(retry.event, retry.url, retry.secret, retry.attempt);
+    return true;
+  }
 
   send(event: SandboxEvent, url: string, secret: string): void {
     this.#attempt(event, url, secret, 1);
@@ -86,10 +108,24 @@ export class Deliverer {
     } catch {
       status = null;
     }
-    this.deliveries.push({ event, url, attempt, status, body, signature, at });
+    const delivery = { event, url, attempt, status, body, signature, at };
+    this.deliveries.push(delivery);
     const delay = RETRY_DELAYS_MS[attempt - 1];
-    if (status !== 200 && delay !== undefined) {
-      this.clock.schedule(delay, () => this.#attempt(event, url, secret, attempt + 1));
+    if (status === 200 || delay === undefined) {
+      this.onAttempt(delivery, null);
+      return;
     }
+    const key = retryKey(event.id, url);
+    const retry = { event, url, secret, attempt: attempt + 1 };
+    this.#retries.set(key, retry);
+    // Made early by redeliverNow, the re-delivery is no longer this timer's to make.
+    this.clock.schedule(delay, () => {
+      if (this.#retries.get(key) !== retry) return;
+      this.#retries.delete(key);
+      this.#attempt(event, url, secret, attempt + 1);
+    });
+    this.onAttempt(delivery, this.clock.now() + delay);
   }
 }
+
+const retryKey = (eventId: string, url: string) => `${eventId} ${url}`;

@@ -6,6 +6,8 @@ export interface ListeningSandbox {
   url: string;
   /** The port chosen (a free one when `listen()` was given none or 0). */
   port: number;
+  /** The console page, when `listen()` was given `console: true`. */
+  consoleUrl?: string;
   /** Stops the server; resolves once it is closed. */
   close(): Promise<void>;
 }
@@ -27,7 +29,15 @@ async function toRequest(message: IncomingMessage, origin: string): Promise<Requ
 
 async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
   res.writeHead(response.status, Object.fromEntries(response.headers));
-  res.end(Buffer.from(await response.arrayBuffer()));
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream') || !response.body) {
+    res.end(Buffer.from(await response.arrayBuffer()));
+    return;
+  }
+  // An event stream never ends by itself: written as it comes, cancelled when the client leaves.
+  const reader = response.body.getReader();
+  res.once('close', () => void reader.cancel().catch(() => {}));
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) res.write(chunk.value);
+  res.end();
 }
 
 /**

@@ -72,6 +72,12 @@ class Budget {
     return undefined;
   }
 
+  /** Requests counted in the 60 s window ending at `now`: the budget used this minute. */
+  usedAt(now: number): number {
+    this.#leave(Math.max(now, this.#last));
+    return this.#times.length - this.#head;
+  }
+
   /** Drops the requests of 60 s or more ago: the window is (now - 60 s, now]. */
   #leave(now: number): void {
     const edge = now - WINDOW_MS;
@@ -125,6 +131,12 @@ export class RateLimiter {
   /** Notes a token issued to `clientId`; the token endpoint is not rate limited. */
   tokenIssued(clientId: string): void {
     this.#budget('v2', clientId).tokensIssued++;
+  }
+
+  /** The principal's plan and limit, and the requests counted in the window ending at `now`. */
+  windowOf(principal: Principal, now: number): { plan: SandboxPlan; limit: number; used: number } {
+    const budget = this.#budget(principal.version, principal.id);
+    return { plan: budget.plan, limit: budget.limit, used: budget.usedAt(now) };
   }
 
   /** Every configured budget, applications (v2) first, each in configuration order. */

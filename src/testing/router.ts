@@ -132,8 +132,15 @@ async function token(world: World, request: Request): Promise<Response> {
   return json(issued);
 }
 
-/** Answers one request against the world, in the shapes of the path's version. */
-export async function route(world: World, request: Request): Promise<Response> {
+/**
+ * Answers one request against the world, in the shapes of the path's version. `onPrincipal` hears
+ * who the request was accepted as (before the rate limit is applied), for the activity feed.
+ */
+export async function route(
+  world: World,
+  request: Request,
+  onPrincipal: (principal: Principal) => void = () => {},
+): Promise<Response> {
   const url = new URL(request.url);
   // Routing looks only at the part from /v1 or /v2 on, so any base URL prefix works.
   const found = /\/(v1|v2)(\/.*)$/.exec(url.pathname);
@@ -151,6 +158,7 @@ export async function route(world: World, request: Request): Promise<Response> {
       version === 'v2'
         ? world.credentials.fromToken(authorization, world.now())
         : world.credentials.fromApiKey(authorization);
+    onPrincipal(principal);
     world.rateLimiter.take(principal, world.now());
     for (const candidate of ROUTES) {
       if (candidate.version !== version || candidate.method !== request.method) continue;

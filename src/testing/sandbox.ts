@@ -1,7 +1,10 @@
 import type { Clock } from '../core/clock.js';
+import { ActivityFeed } from './activity.js';
 import { CallStore, detailForm } from './calls.js';
 import { pairedClientClock } from './client-clock.js';
 import { type ClockOptions, type SandboxClock, Scheduler } from './clock.js';
+import { CONSOLE_PATH, withConsole } from './console/server.js';
+import type { ConsoleWorld } from './console/world.js';
 import { type CorsOption, withCors } from './cors.js';
 import {
   Credentials,
@@ -16,7 +19,8 @@ import { CallNotifier } from './events.js';
 import { type MswHttp, type MswMount, mswHandlers } from './msw.js';
 import { type ListeningSandbox, listenOnLoopback } from './node-server.js';
 import { RateLimiter, type RateUsage } from './rate-limit.js';
-import { route, type World } from './router.js';
+import { recordCall, recordDelivery, recordedRoute } from './recording.js';
+import type { World } from './router.js';
 import { Users } from './users.js';
 import { type StoredWebhook, Webhooks } from './webhooks.js';
 
@@ -69,9 +73,11 @@ export interface Sandbox {
   /**
    * Serves the sandbox over HTTP on 127.0.0.1 (port 0: any free port). `cors: true` answers
    * preflights and lets pages of any origin call it (a string: that origin only), for browser
-   * code using an `accessToken`; off by default.
+   * code using an `accessToken`; off by default. `console: true` also serves the console, a page
+   * that shows calls, deliveries and requests live and drives the sandbox, at `consoleUrl`
+   * (`/_console/`); off by default.
    */
-  listen(options?: { port?: number; cors?: CorsOption }): Promise<ListeningSandbox>;
+  listen(options?: { port?: number; cors?: CorsOption; console?: boolean }): Promise<ListeningSandbox>;
   /** msw handlers for `baseUrl`/v2/* and `baseUrlV1`/v1/*; pass msw's `http`. */
   mswHandlers<Handler>(http: MswHttp<Handler>, mount: MswMount): Handler[];
   /** The sandbox clock. */
@@ -159,12 +165,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     { clientId: DEFAULT_CLIENT.clientId, clientSecret: DEFAULT_CLIENT.clientSecret },
   ];
   const apiKeys = options.apiKeys ?? [{ key: DEFAULT_API_KEY.key }];
+  const activity = new ActivityFeed();
   const deliverer = new Deliverer(
     clock,
     withDeliveryTimeout(
       (input, init) => (options.deliveryFetch ?? globalThis.fetch)(input, init),
       options.deliveryTimeout,
     ),
+    recordDelivery(activity),
   );
   clock.settleWith(() => deliverer.idle());
   const webhooks = new Webhooks(isoNow);
@@ -175,7 +183,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     options.callbackSecret ?? 'sandbox_callback_secret',
     (): CallStore => calls,
   );
-  const calls: CallStore = new CallStore(clock, notifier.onStatus);
+  const calls: CallStore = new CallStore(clock, (call, previous, firstAnswer) => {
+    recordCall(activity, clock.now(), call, previous);
+    notifier.onStatus(call, previous, firstAnswer);
+  });
   const accountNumber = options.accountNumber ?? '+15550100000';
   const world: World = {
     now: () => clock.now(),
@@ -186,7 +197,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     webhooks,
     accountNumber,
   };
-  const handle = (request: Request) => route(world, request);
+  const handle = recordedRoute(world, activity, apiKeys);
   const detail = (callId: string) => {
     const call = calls.get(callId);
     return detailForm(call, calls.duration(call));
@@ -196,11 +207,20 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     await deliverer.idle();
   };
   const sandboxClock: SandboxClock = { now: () => clock.now(), advance };
+  const consoleWorld: ConsoleWorld = {
+    ...{ activity, calls, deliverer, clock, advance },
+    manualClock: options.clock?.mode !== 'realtime',
+    simulateIncomingCall: (init) => sandbox.simulateIncomingCall(init),
+  };
 
-  return {
+  const sandbox: Sandbox = {
     fetch: (input, init) =>
       handle(input instanceof Request && init === undefined ? input : new Request(input, init)),
-    listen: ({ port, cors } = {}) => listenOnLoopback(withCors(handle, cors), port),
+    listen: async ({ port, cors, console: served = false } = {}) => {
+      if (!served) return listenOnLoopback(withCors(handle, cors), port);
+      const server = await listenOnLoopback(withConsole(consoleWorld, withCors(handle, cors)), port);
+      return { ...server, consoleUrl: `${server.url}${CONSOLE_PATH}/` };
+    },
     mswHandlers: (http, mount) => mswHandlers(http, mount, handle),
     clock: sandboxClock,
     clientClock: pairedClientClock(sandboxClock, options.clock?.mode),
@@ -235,4 +255,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     rateReport: () => world.rateLimiter.report(),
     close: () => clock.stop(),
   };
+  consoleWorlds.set(sandbox, consoleWorld);
+  return sandbox;
+}
+
+const consoleWorlds = new WeakMap<Sandbox, ConsoleWorld>();
+
+/** What the console of `sandbox` reads and drives, its activity feed included (the CLI logs it). */
+export function consoleWorldOf(sandbox: Sandbox): ConsoleWorld {
+  const world = consoleWorlds.get(sandbox);
+  if (!world) throw new TypeError('Not a sandbox made by createSandbox');
+  return world;
 }

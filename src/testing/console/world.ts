@@ -1,0 +1,35 @@
+import type { ActivityFeed } from '../activity.js';
+import type { CallStore } from '../calls.js';
+import type { Scheduler } from '../clock.js';
+import type { Deliverer } from '../delivery.js';
+import type { IncomingCallInit } from '../sandbox.js';
+import { computeStats } from '../stats.js';
+
+/** What the console reads and drives: the sandbox's own parts, not its public surface. */
+export interface ConsoleWorld {
+  activity: ActivityFeed;
+  calls: CallStore;
+  deliverer: Deliverer;
+  clock: Scheduler;
+  /** False for a real-time clock, which the console cannot move. */
+  manualClock: boolean;
+  simulateIncomingCall(init: IncomingCallInit): { id: string };
+  /** Moves a manual clock and waits for the deliveries it causes. */
+  advance(ms: number): Promise<void>;
+}
+
+/** Calls per day (`by_day` of GET /v2/calls/stats over every call), for the chart. */
+export function statsByDay(world: ConsoleWorld) {
+  const stats = computeStats(world.calls.all(), 'day', (call) => world.calls.duration(call));
+  return stats.by_day;
+}
+
+/** Everything a console shows when it connects; records then follow one by one. */
+export function consoleSnapshot(world: ConsoleWorld) {
+  return {
+    now: world.clock.now(),
+    manualClock: world.manualClock,
+    ...world.activity.recent(),
+    stats: statsByDay(world),
+  };
+}
