@@ -1,36 +1,35 @@
 /**
- * A fetch-style receiver (Hono, Next.js route handlers, Bun, Deno, Workers all take `(Request) => Response`),
- * driven here by one signed Request. Run: npx tsx examples/webhooks-fetch.ts
+ * A fetch-style receiver (Hono, Next.js route handlers, Bun, Deno, Workers all take
+ * `(Request) => Response`). Run: npx tsx examples/webhooks-fetch.ts
+ *
+ * A handler like this one has no address of its own until a framework serves it, so this example
+ * always uses a sandbox in its own process, which posts its signed deliveries straight into the
+ * handler (its `deliveryFetch`); it registers the same secret webhooks-register.ts does (env.ts).
  */
-import { signWebhook, verifyWebhook, WebhookReceiver } from 'telephony-sdk/webhooks';
+import { verifyWebhook, WebhookReceiver } from 'telephony-sdk/webhooks';
+import { inProcessSandbox, webhookSecret } from './env.js';
 
-const secret = process.env.TELEPHONY_WEBHOOK_SECRET ?? 'whsec_example';
-const receiver = new WebhookReceiver({ secret });
+const receiver = new WebhookReceiver({ secret: webhookSecret });
 receiver.on('call.incoming', (event) => console.log(`incoming call from ${event.data.call.from.number}`));
+receiver.on('*', (event) => console.log(`event ${event.type} ${event.id}`));
 
 // e.g. Next.js: export const POST = receiver.fetchHandler;  Bun: Bun.serve({ fetch: receiver.fetchHandler })
-const body = JSON.stringify({
-  id: 'evt_example',
-  type: 'call.incoming',
-  created_at: new Date().toISOString(),
-  data: {
-    call: {
-      id: 'call_1',
-      direction: 'inbound',
-      from: { number: '+15551234567' },
-      to: { number: '+15557654321' },
-      status: 'ringing',
-      timestamp: new Date().toISOString(),
-    },
-  },
+const { sandbox, client } = await inProcessSandbox({
+  deliveryFetch: async (input, init) => receiver.fetchHandler(new Request(input, init)),
 });
-const request = new Request('http://127.0.0.1/webhooks', {
-  method: 'POST',
-  headers: { 'content-type': 'application/json', 'service-signature': await signWebhook(body, secret) },
-  body,
+await client.webhooks.create({
+  url: 'http://127.0.0.1/webhooks', // the sandbox delivers to loopback URLs only; deliveryFetch takes it
+  events: ['call.incoming', 'call.missed'],
+  secret: webhookSecret,
 });
-console.log('receiver answered', (await receiver.fetchHandler(request)).status);
+sandbox.missCall(sandbox.simulateIncomingCall({ from: '+15551234567' }).id);
+await sandbox.idle();
+for (const delivery of sandbox.deliveries) console.log('receiver answered', delivery.status);
 
 // Without the receiver: verify yourself, from the raw text (never from request.json()).
-const event = await verifyWebhook(body, await signWebhook(body, secret), secret);
-if (event.type === 'call.incoming') console.log('verified', event.id, event.data.call.status);
+const [first] = sandbox.deliveries;
+if (first) {
+  const event = await verifyWebhook(first.body, first.signature, webhookSecret);
+  if (event.type === 'call.incoming') console.log('verified', event.id, event.data.call.status);
+}
+sandbox.close();
