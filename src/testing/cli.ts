@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { COMMANDS_HELP, readCommands } from './cli-commands.js';
 import { createSandbox } from './sandbox.js';
 
 const HELP = `telephony-sandbox — a local, stateful telephony service for building and testing apps
@@ -9,13 +10,14 @@ Options:
   -p, --port <number>  port on 127.0.0.1 (default 4010; 0 picks a free one)
   -h, --help           show this help
 
+${COMMANDS_HELP}
+
 The sandbox runs on the wall clock: calls ring after 1 s, are answered after 5 s and
 complete after 35 s. Webhooks may only point at 127.0.0.1 or localhost.`;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { port: { type: 'string', short: 'p', default: '4010' }, help: { type: 'boolean', short: 'h' } },
-  });
+  const values = optionsOrUsage();
+  if (!values) return;
   if (values.help) {
     console.log(HELP);
     return;
@@ -44,7 +46,9 @@ async function main(): Promise<void> {
   its examples at the sandbox; then run one, e.g. npx tsx examples/calls-list.ts:
   export TELEPHONY_BASE_URL=${server.url} TELEPHONY_CLIENT_ID=${clientId} TELEPHONY_CLIENT_SECRET=${clientSecret} TELEPHONY_API_KEY=${apiKey}
 
+Type help for the commands that simulate an incoming call, e.g. incoming +15551234567 answered.
 Ctrl+C to stop.`);
+  void readCommands(sandbox, process.stdin);
   const stop = () => {
     sandbox.close();
     server.close().then(
@@ -56,7 +60,31 @@ Ctrl+C to stop.`);
   process.once('SIGTERM', stop);
 }
 
+/** The options, or undefined after printing the parser's complaint and the help (exit code 2). */
+function optionsOrUsage() {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: 'string', short: 'p', default: '4010' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    // Unknown options and stray arguments: node:util's message, then how to call the CLI.
+    console.error(`${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
+    process.exitCode = 2;
+    return undefined;
+  }
+}
+
+/** The line printed when the sandbox cannot start, never a stack: a port in use says the way out. */
+function startFailure(error: unknown): string {
+  const { code, port } = (error ?? {}) as { code?: unknown; port?: unknown };
+  if (code === 'EADDRINUSE') return `port ${port} is in use; pass --port 0 for a free one or another port`;
+  return error instanceof Error ? error.message : String(error);
+}
+
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(startFailure(error));
   process.exit(1);
 });

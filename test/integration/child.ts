@@ -21,7 +21,8 @@ export function runScript(script: string, args: string[] = [], env: Record<strin
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // stdin is a pipe the test may write to (the CLI reads commands there) or leave open.
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   children.push(child);
   let stdout = '';
