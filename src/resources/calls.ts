@@ -115,18 +115,19 @@ export const CreatedCallSchema = z.looseObject({
   /** `initiating`; later changes arrive by webhook or `callback_url`. */
   status: CallStatusSchema,
   /** `outbound` for a placed call. */
-  direction: z.optional(DirectionSchema),
-  /** The caller number used. */
-  from: z.optional(CallPartySchema),
-  /** The number called. */
-  to: z.optional(CallPartySchema),
+  direction: DirectionSchema,
+  /** The caller: the account number used, and its name. */
+  from: CallPartySchema,
+  /** The called party: `{ number, name }` (SPEC.md's creation form), not the `to` string that was sent. */
+  to: CallPartySchema,
   /** Creation time, ISO 8601 UTC. */
-  timestamp: z.optional(z.string()),
+  timestamp: z.string(),
   /** The `custom_data` given, returned as sent. */
   custom_data: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
 });
 /**
- * The call `calls.create` returns, in status `initiating`.
+ * The call `calls.create` returns, in status `initiating`: SPEC.md's creation form, `id`, `status`,
+ * `direction`, `from` and `to` as `{ number, name }`, `timestamp` and `custom_data`.
  */
 export interface CreatedCall extends z.infer<typeof CreatedCallSchema> {}
 

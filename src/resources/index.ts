@@ -31,5 +31,6 @@ export {
 export {
   type CreatedWebhook,
   type CreateWebhookParams,
+  type WebhookRegistration,
   Webhooks,
 } from './webhooks.js';

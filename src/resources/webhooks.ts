@@ -27,15 +27,43 @@ export interface CreateWebhookParams extends Omit<z.input<typeof CreateWebhookPa
 }
 
 /**
- * The `data` payload `webhooks.create` resolves to, as the service returned it (shape not documented):
- * the body's `data` object, else the body itself when it is an object, else `{}`.
+ * A webhook as the service describes it. SPEC.md shows the fields sent at creation (`url`, `events`,
+ * `secret`, `description`) but not the stored form, so every field is optional and fields the
+ * service adds are kept. Typed as expected, not checked at run time (see {@link CreatedWebhook}).
  */
-export type CreatedWebhook = Record<string, unknown>;
+export interface WebhookRegistration {
+  /** The webhook's id, when the service gives one. */
+  id?: string;
+  /** Destination URL of the deliveries. */
+  url?: string;
+  /** Event types delivered. */
+  events?: (WebhookEventType | (string & {}))[];
+  /** The signing secret, when the service shows it (one it generated, say). */
+  secret?: string;
+  /** The description given; `null` when none. */
+  description?: string | null;
+  /** Registration time, ISO 8601. */
+  created_at?: string;
+  /** Fields the service adds. */
+  [field: string]: unknown;
+}
+
+/**
+ * The `data` payload `webhooks.create` resolves to, as returned (SPEC.md does not show it): the
+ * webhook under `webhook` (the envelope's resource-key convention, which the sandbox follows) or its
+ * fields at the top level; `{}` for a body that is no JSON object. Not checked at run time: any 2xx
+ * answer resolves (an error would invite a second registration).
+ */
+export interface CreatedWebhook extends WebhookRegistration {
+  /** The webhook, when the service answers it under the `webhook` key (the sandbox does). */
+  webhook?: WebhookRegistration;
+}
 
 /** Webhook registrations (v2). */
 export class Webhooks extends APIResource {
   /**
-   * Registers a webhook; resolves to the service's `data` payload as returned. Verify its deliveries
+   * Registers a webhook; resolves to the service's `data` payload as returned (`created.webhook?.id`,
+   * or `created.id` when the service answers the fields at the top level). Verify its deliveries
    * with `verifyWebhook` or `WebhookReceiver` and the same `secret`. Any 2xx answer resolves, whatever
    * its body (SPEC.md does not show it): the webhook exists by then, and an error would invite a
    * second registration.
@@ -50,6 +78,7 @@ export class Webhooks extends APIResource {
       options,
     );
     const data = isRecord(answer) && isRecord(answer.data) ? answer.data : answer;
-    return isRecord(data) ? data : {};
+    // Not validated: a lenient zod check (z.catch per field) would cost the whole bundle 3 kB gzip.
+    return isRecord(data) ? (data as CreatedWebhook) : {};
   }
 }

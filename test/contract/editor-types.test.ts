@@ -16,6 +16,7 @@ export const page = await client.calls.listRecent();
 export const call = page.items[0];
 export const detail = await client.calls.get('call_1');
 export const created = await client.calls.create({ to: '+14155550123' });
+export const createdTo = created.to.number;
 export const ended = await client.calls.end('call_1');
 export const transferred = await client.calls.transfer('call_1', { to: '+14155550199' });
 export const stats = await client.stats.calls({ from: '2026-11-01', to: '2026-11-02' });
@@ -23,6 +24,8 @@ export const users = await client.users.list();
 export const user = await client.users.get('usr_1');
 export const deleted = await client.users.delete('usr_1');
 export const params: ListRecentCallsParams = {};
+export const webhook = await client.webhooks.create({ url: 'https://example.com/h', events: ['call.ended'] });
+export const webhookId = webhook.webhook?.id ?? webhook.id;
 export const event = await verifyWebhook('{}', 't=1,v1=00', 'whsec_x');
 export const incoming = event.type === 'call.incoming' ? event : null;
 export const callEnded = event.type === 'call.ended' ? event : null;
@@ -56,6 +59,7 @@ describe('types as an editor shows them', () => {
       call: 'Call | undefined',
       detail: 'CallDetail',
       created: 'CreatedCall',
+      createdTo: 'string',
       ended: 'EndedCall',
       transferred: 'TransferredCall',
       stats: 'CallStats',
@@ -63,6 +67,8 @@ describe('types as an editor shows them', () => {
       user: 'User',
       deleted: 'DeletedUser',
       params: 'ListRecentCallsParams',
+      webhook: 'CreatedWebhook',
+      webhookId: 'string | undefined',
       event: 'WebhookEvent',
       incoming: 'CallIncomingEvent | null',
       callEnded: 'CallEndedEvent | null',

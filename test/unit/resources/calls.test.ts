@@ -1,5 +1,5 @@
 import { HttpResponse, http } from 'msw';
-import { ResponseValidationError, ValidationError } from 'telephony-sdk';
+import { type CallParty, ResponseValidationError, ValidationError } from 'telephony-sdk';
 import { beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import {
   createdCallBody,
@@ -143,6 +143,9 @@ describe('calls.get / create / end / transfer', () => {
     });
     expect(created).toEqual(createdCallBody.data.call);
     expectTypeOf(created.status).toExtend<string>();
+    // SPEC.md's creation form: from and to are { number, name }, always there.
+    expectTypeOf(created.to).toEqualTypeOf<CallParty>();
+    expect(created.to.number).toBe('+14155550123');
   });
 
   it('create refuses a non-E.164 `to` and a missing `to`, naming the field, sending nothing', async () => {

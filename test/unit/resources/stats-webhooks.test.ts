@@ -1,5 +1,5 @@
 import { HttpResponse, http } from 'msw';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { statsBody } from '../../fixtures/calls.js';
 import { BASE, testClient, tokenHandler } from '../../helpers/client.js';
 import { server } from '../../helpers/server.js';
@@ -74,6 +74,11 @@ describe('webhooks.create', () => {
       description: 'CRM',
     });
     expect(result).toEqual(data);
+    // Typed as the sandbox answers ({ webhook }) or with the fields at the top level; others kept.
+    expectTypeOf(result.webhook?.id).toEqualTypeOf<string | undefined>();
+    expectTypeOf(result.url).toEqualTypeOf<string | undefined>();
+    expectTypeOf(result.anything_else).toEqualTypeOf<unknown>();
+    expect(result.webhook?.events).toEqual(['call.incoming']);
   });
 
   it('resolves on any 2xx whatever the body: the webhook exists, and an error would invite a duplicate', async () => {
