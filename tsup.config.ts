@@ -1,6 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defineConfig } from 'tsup';
+import { inlineConsoleAssets } from './scripts/lib/console-assets.js';
 
 const entry = {
   index: 'src/index.ts',
@@ -41,6 +42,7 @@ export default defineConfig([
     sourcemap: true,
     clean: true,
     target: 'es2022',
+    esbuildPlugins: [inlineConsoleAssets],
     platform: 'neutral',
     // redis and ioredis are never imported (the user passes a client in); listed so that a stray
     // import could never bundle one.
@@ -59,6 +61,7 @@ export default defineConfig([
     keepNames: true,
     sourcemap: true,
     target: 'es2022',
+    esbuildPlugins: [inlineConsoleAssets],
     platform: 'neutral',
     // ky is ESM-only; bundling it keeps `require('telephony-sdk')` working on every Node 20 patch.
     noExternal: ['ky'],
@@ -69,6 +72,7 @@ export default defineConfig([
     entry: { cli: 'src/testing/cli.ts' },
     format: ['esm'],
     target: 'node20',
+    esbuildPlugins: [inlineConsoleAssets],
     platform: 'node',
     banner: { js: '#!/usr/bin/env node' },
     external: ['ky', 'zod', 'eventemitter3', 'msw'],

@@ -3,7 +3,8 @@
  * ESM `import`, CJS `require`, and the TypeScript compiler (nodenext and bundler resolution);
  * `telephony-sdk/webhooks` also without ky and zod installed; and the `telephony-sandbox` bin.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -216,4 +217,30 @@ describe('packed tarball, the telephony-sandbox bin', () => {
     });
     expect(help).toContain('Usage: telephony-sandbox [--port <number>]');
   });
+
+  it('serves the console page, its script and its style (built into the bundle, nothing beside it)', async () => {
+    const child = spawn(join(project, 'node_modules/.bin/telephony-sandbox'), ['--port', '0'], {
+      cwd: project,
+    });
+    try {
+      let stdout = '';
+      child.stdout.setEncoding('utf8');
+      for await (const chunk of child.stdout) {
+        stdout += chunk;
+        if (stdout.includes('Ctrl+C to stop.')) break;
+      }
+      const consoleUrl = /console \(open it\): +(\S+)/.exec(stdout)?.[1] ?? '';
+      expect(consoleUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/_console\/$/);
+      const files = await Promise.all(
+        ['', 'console.js', 'console.css'].map(async (file) => (await fetch(consoleUrl + file)).text()),
+      );
+      const sources = ['page.html', 'console.js', 'console.css'].map((file) =>
+        readFileSync(join(repoRoot, 'src/testing/console', file), 'utf8'),
+      );
+      expect(files).toEqual(sources);
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  }, 30_000);
 });
