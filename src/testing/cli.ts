@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
+import { logLine } from './activity-log.js';
 import { COMMANDS_HELP, readCommands } from './cli-commands.js';
-import { createSandbox } from './sandbox.js';
+import { consoleWorldOf, createSandbox } from './sandbox.js';
 
 const HELP = `telephony-sandbox — a local, stateful telephony service for building and testing apps
 
@@ -13,7 +14,8 @@ Options:
 ${COMMANDS_HELP}
 
 The sandbox runs on the wall clock: calls ring after 1 s, are answered after 5 s and
-complete after 35 s. Webhooks may only point at 127.0.0.1 or localhost.`;
+complete after 35 s. Webhooks may only point at 127.0.0.1 or localhost. It logs a line per
+request and webhook delivery, and serves a console page (/_console/) to watch and drive it.`;
 
 async function main(): Promise<void> {
   const values = optionsOrUsage();
@@ -29,12 +31,13 @@ async function main(): Promise<void> {
     return;
   }
   const sandbox = createSandbox({ clock: { mode: 'realtime' } });
-  const server = await sandbox.listen({ port });
+  const server = await sandbox.listen({ port, console: true });
   const { clientId, clientSecret, apiKey } = sandbox.credentials;
   // The SDK appends /v2/… and /v1/… itself: the base URL printed is the bare origin.
   console.log(`telephony sandbox listening on ${server.url} (v2 under /v2, v1 under /v1)
 
   baseUrl and baseUrlV1:  ${server.url}
+  console (open it):      ${server.consoleUrl}
   client id:              ${clientId}
   client secret:          ${clientSecret}
   API key:                ${apiKey}
@@ -49,6 +52,10 @@ async function main(): Promise<void> {
 Type help for the commands that simulate an incoming call, e.g. incoming +15551234567 answered.
 Ctrl+C to stop.`);
   void readCommands(sandbox, process.stdin);
+  consoleWorldOf(sandbox).activity.subscribe((record) => {
+    const line = logLine(record);
+    if (line !== undefined) console.log(line);
+  });
   const stop = () => {
     sandbox.close();
     server.close().then(
