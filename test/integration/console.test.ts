@@ -15,7 +15,7 @@ const CHROMIUM = '/usr/bin/chromium';
 
 let sandbox: Sandbox;
 let server: ListeningSandbox;
-let receiver: Server;
+let receiver: Server | undefined;
 let browser: Browser | undefined;
 const received: { body: string; signature: string | undefined; answered: number }[] = [];
 /** The receiver's answers, in order; 200 once they run out. */
@@ -32,11 +32,11 @@ async function startReceiver(): Promise<string> {
       res.writeHead(answered).end();
     });
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => receiver?.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
 }
 
-async function openConsole(): Promise<Page> {
+async function openConsole(viewport = { width: 1000, height: 900 }): Promise<Page> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: install it with \`sudo apt-get install -y chromium\``);
   }
@@ -45,7 +45,7 @@ async function openConsole(): Promise<Page> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
   });
-  const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+  const page = await browser.newPage({ viewport });
   page.setDefaultTimeout(8_000);
   await page.goto(server.consoleUrl ?? '');
   await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
@@ -61,7 +61,8 @@ afterEach(async () => {
   await browser?.close();
   browser = undefined;
   await server.close();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await new Promise((resolve) => (receiver ? receiver.close(resolve) : resolve(undefined)));
+  receiver = undefined;
   received.length = 0;
   answers.length = 0;
 });
@@ -117,4 +118,26 @@ it('simulates a call from the page, shows it change state, its deliveries (a fai
   await page.getByRole('img', { name: '2025-01-15: 1 call' }).waitFor();
   expect(await page.content()).not.toContain(clientSecret);
   expect(await page.content()).not.toContain(apiKey);
+}, 20_000);
+
+it('works from the keyboard and fits a narrow window; every control has a label', async () => {
+  const page = await openConsole({ width: 360, height: 800 });
+  await page.getByLabel('From').focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('+15557654321');
+  await page.keyboard.press('Enter');
+  await page.getByRole('listitem', { name: 'call_000001 ringing' }).waitFor();
+  await page.getByRole('button', { name: 'End call_000001' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('listitem', { name: 'call_000001 ended' }).waitFor();
+  await page.getByRole('status').filter({ hasText: 'call_000001 ended' }).waitFor();
+
+  const unlabelled = await page.$$eval('input, select', (controls) =>
+    controls
+      .filter((control) => (control as HTMLInputElement).labels?.length === 0)
+      .map((control) => control.id),
+  );
+  expect(unlabelled).toEqual([]);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
 }, 20_000);
