@@ -272,17 +272,17 @@ export class HttpTransport implements Transport {
       exchange.scope === undefined ? undefined : this.#pacer.reserve(exchange.scope, maxWaitMs);
     if (reservation === undefined) return this.#startAttempt(exchange, request, bearer);
     const signal = exchange.link?.controller.signal;
-    return abortable(reservation, signal).then(async ({ waitMs, reason }) => {
+    return abortable(reservation, signal).then(({ waitMs, reason }) => {
       if (waitMs > maxWaitMs) throw overBudget(exchange, waitMs);
-      if (waitMs > 0 && reason !== undefined) {
-        this.#events.emit('throttle', { waitMs, reason });
-        try {
-          await this.#clock.sleep(waitMs, signal);
-        } catch {
+      // No wait (the usual case): the attempt starts in this step, without one more promise.
+      if (waitMs <= 0 || reason === undefined) return this.#startAttempt(exchange, request, bearer);
+      this.#events.emit('throttle', { waitMs, reason });
+      return this.#clock.sleep(waitMs, signal).then(
+        () => this.#startAttempt(exchange, request, bearer),
+        () => {
           throw userAbort(signal);
-        }
-      }
-      this.#startAttempt(exchange, request, bearer);
+        },
+      );
     });
   }
 

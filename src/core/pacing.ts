@@ -1,4 +1,5 @@
 import type { Clock } from './clock.js';
+import { Deadlines } from './deadlines.js';
 import type { ClientEmitter } from './events.js';
 import { MemoryState, type RateBudget, type Reservation, type SharedState } from './shared-state.js';
 
@@ -27,6 +28,7 @@ const WINDOW_MS = 60_000;
 export const SAFETY_MS = 1_000;
 /** A store call taking longer than this counts as failed: a call never waits on a hung store. */
 const STORE_TIMEOUT_MS = 1_000;
+const TIMED_OUT = `shared state did not answer within ${STORE_TIMEOUT_MS} ms`;
 /** After a store failure the client keeps to its local state this long before trying the store again. */
 const STORE_RETRY_MS = 5_000;
 
@@ -48,6 +50,8 @@ export class SharedStateGuard {
   readonly #local = new MemoryState();
   readonly #clock: Clock;
   readonly #events: ClientEmitter;
+  /** One timer for every pending store call instead of one each. */
+  readonly #deadlines = new Deadlines(STORE_TIMEOUT_MS);
   #downUntil = 0;
 
   constructor(shared: SharedState | undefined, clock: Clock, events: ClientEmitter) {
@@ -57,27 +61,41 @@ export class SharedStateGuard {
   }
 
   /** Runs `operation` on the shared state, or on the local one when there is none or it fails. */
-  async run<T>(name: string, operation: (state: SharedState) => Promise<T>): Promise<T> {
+  run<T>(name: string, operation: (state: SharedState) => Promise<T>): Promise<T> {
     const shared = this.#shared;
     if (shared === undefined || this.#clock.now() < this.#downUntil) return operation(this.#local);
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let call: Promise<T>;
     try {
-      return await Promise.race([
-        operation(shared),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error(`shared state did not answer within ${STORE_TIMEOUT_MS} ms`)),
-            STORE_TIMEOUT_MS,
-          );
-        }),
-      ]);
+      // A store whose method answers a plain value (not the interface, but plain JS allows it) still works.
+      call = Promise.resolve(operation(shared));
     } catch (error) {
-      this.#downUntil = this.#clock.now() + STORE_RETRY_MS;
-      this.#events.emit('shared_state_error', { operation: name, error: describe(error) });
-      return operation(this.#local);
-    } finally {
-      clearTimeout(timer);
+      return this.#fallBack(name, error, operation);
     }
+    const deadlines = this.#deadlines;
+    return new Promise<T>((resolve) => {
+      const fallBack = (error: unknown) => resolve(this.#fallBack(name, error, operation));
+      const watched = deadlines.watch(() => fallBack(new Error(TIMED_OUT)));
+      // An answer after the deadline is dropped: the call already went on with the local state.
+      call.then(
+        (value) => {
+          if (deadlines.finish(watched)) resolve(value);
+        },
+        (error: unknown) => {
+          if (deadlines.finish(watched)) fallBack(error);
+        },
+      );
+    });
+  }
+
+  /** Reports the failure, leaves the store alone for a while, and answers from the local state. */
+  async #fallBack<T>(
+    name: string,
+    error: unknown,
+    operation: (state: SharedState) => Promise<T>,
+  ): Promise<T> {
+    this.#downUntil = this.#clock.now() + STORE_RETRY_MS;
+    this.#events.emit('shared_state_error', { operation: name, error: describe(error) });
+    return operation(this.#local);
   }
 
   /** Whether there is a shared store: then every call asks it (another process may have paused the account). */

@@ -1,0 +1,126 @@
+import type { Reservation, SharedState, SharedStateErrorEvent } from 'telephony-sdk';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ClientEmitter } from '../../../src/core/events.js';
+import { SharedStateGuard } from '../../../src/core/pacing.js';
+import { MemoryState } from '../../../src/core/shared-state.js';
+import { fakeClock } from '../../helpers/clock.js';
+
+// The guard bounds every store call to 1 s with one timer for all pending calls (not one each).
+// Fake timers move setTimeout and performance.now together; the guard's back-off runs on the
+// client clock (fakeClock), which these tests do not move.
+
+const budget = { limit: 10, windowMs: 61_000 };
+
+/** A store whose `reserve` answers only when the test says so. */
+function heldStore() {
+  const held: Array<{ resolve: (r: Reservation) => void; reject: (e: Error) => void }> = [];
+  const local = new MemoryState();
+  const store = new Proxy(local, {
+    get: (target, name) =>
+      name === 'reserve'
+        ? () => new Promise<Reservation>((resolve, reject) => held.push({ resolve, reject }))
+        : Reflect.get(target, name),
+  }) as SharedState;
+  return { store, held };
+}
+
+function guarded(store: SharedState) {
+  const events = new ClientEmitter();
+  const errors: SharedStateErrorEvent[] = [];
+  events.on('shared_state_error', (event) => errors.push(event));
+  const guard = new SharedStateGuard(store, fakeClock(), events);
+  const reserve = () => {
+    const outcome: { value?: Reservation } = {};
+    void guard
+      .run('reserve', (state) => state.reserve('acct:v2', budget, 0))
+      .then((value) => {
+        outcome.value = value;
+      });
+    return outcome;
+  };
+  return { errors, reserve };
+}
+
+describe('SharedStateGuard: one deadline timer for every pending store call', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('three hung calls started 300 ms apart: one timer; each falls back to local state at its own 1 s', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const { store } = heldStore();
+    const { errors, reserve } = guarded(store);
+    const first = reserve();
+    await vi.advanceTimersByTimeAsync(300);
+    const second = reserve();
+    await vi.advanceTimersByTimeAsync(300);
+    const third = reserve();
+    expect(vi.getTimerCount()).toBe(1);
+
+    await vi.advanceTimersByTimeAsync(399); // t = 999 ms
+    expect([first.value, second.value, third.value]).toEqual([undefined, undefined, undefined]);
+    await vi.advanceTimersByTimeAsync(1); // t = 1000 ms: the first one only
+    expect(first.value).toEqual({ waitMs: 0, reason: undefined });
+    expect([second.value, third.value]).toEqual([undefined, undefined]);
+    expect(errors).toHaveLength(1);
+    expect(vi.getTimerCount()).toBe(1);
+
+    await vi.advanceTimersByTimeAsync(300); // t = 1300 ms
+    expect(second.value).toEqual({ waitMs: 0, reason: undefined });
+    expect(third.value).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(300); // t = 1600 ms
+    expect(third.value).toEqual({ waitMs: 0, reason: undefined });
+
+    expect(errors.map((event) => [event.operation, event.error.message])).toEqual(
+      Array.from({ length: 3 }, () => ['reserve', 'shared state did not answer within 1000 ms']),
+    );
+    // Nothing pending: the timer is not re-armed.
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('calls that answer in time: no error, and the timer is not re-armed once nothing is pending', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const { store, held } = heldStore();
+    const { errors, reserve } = guarded(store);
+    const answers = [reserve(), reserve()];
+    await vi.advanceTimersByTimeAsync(500);
+    for (const call of held) call.resolve({ waitMs: 7, reason: 'pacing' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(answers.map((answer) => answer.value)).toEqual([
+      { waitMs: 7, reason: 'pacing' },
+      { waitMs: 7, reason: 'pacing' },
+    ]);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(errors).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('an answer after the deadline is dropped: the local answer stands, a late failure is not reported again', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const { store, held } = heldStore();
+    const { errors, reserve } = guarded(store);
+    const late = [reserve(), reserve()];
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(errors).toHaveLength(2);
+    held[0]!.resolve({ waitMs: 99, reason: 'pacing' });
+    held[1]!.reject(new Error('connection lost'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(late.map((answer) => answer.value)).toEqual([
+      { waitMs: 0, reason: undefined },
+      { waitMs: 0, reason: undefined },
+    ]);
+    expect(errors).toHaveLength(2);
+  });
+
+  it("the shared timer does not keep the process alive (unref'd)", async () => {
+    const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
+    const { store, held } = heldStore();
+    const { reserve } = guarded(store);
+    const answer = reserve();
+    const timers = setTimeoutSpy.mock.results.map((result) => result.value as NodeJS.Timeout);
+    expect(timers).toHaveLength(1);
+    expect(timers[0]!.hasRef()).toBe(false);
+    held[0]!.resolve({ waitMs: 0, reason: undefined });
+    await vi.waitFor(() => expect(answer.value).toEqual({ waitMs: 0, reason: undefined }));
+  });
+});
