@@ -25,17 +25,23 @@ export interface NodeResponse {
 }
 
 const CONSUMED =
-  'The request body was already consumed by a body parser, so its exact bytes cannot be verified. ' +
-  "Mount the receiver before any JSON parser, or use express.raw({ type: 'application/json' }) on its route.";
+  "Body already read by a body parser: mount the receiver before it, or use express.raw({ type: 'application/json' })";
 
 /** A body over the receiver's `maxBodyBytes`: answered 413 without verifying it. */
 export const TOO_LARGE = Symbol('too large');
 
-function readBody(req: NodeRequest, limit: number): Promise<Uint8Array | typeof TOO_LARGE> {
+/** Reports a body already read (the receiver's `body_already_read`) and answers the message for the sender. */
+export type BodyAlreadyRead = (message: string) => string;
+
+function readBody(
+  req: NodeRequest,
+  limit: number,
+  alreadyRead: BodyAlreadyRead,
+): Promise<Uint8Array | typeof TOO_LARGE> {
   if (req.body instanceof Uint8Array) return Promise.resolve(req.body);
   // Express 4's body parsers leave `{}` on a request whose type they skip, without reading the stream.
   const parsed = req.body !== undefined && !(isPlainObject(req.body) && Object.keys(req.body).length === 0);
-  if (parsed || req.readableEnded) return Promise.reject(new TelephonyError(CONSUMED));
+  if (parsed || req.readableEnded) return Promise.reject(new TelephonyError(alreadyRead(CONSUMED)));
   if (Number(req.headers['content-length']) > limit) return Promise.resolve(TOO_LARGE);
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
@@ -55,13 +61,18 @@ function isPlainObject(value: unknown): value is object {
 }
 
 /** node:http / Express adapter over {@link WebhookReceiver.handle}. */
-export function nodeHandler(receiver: WebhookReceiver, req: NodeRequest, res: NodeResponse): void {
+export function nodeHandler(
+  receiver: WebhookReceiver,
+  req: NodeRequest,
+  res: NodeResponse,
+  alreadyRead: BodyAlreadyRead,
+): void {
   if (req.method !== 'POST') {
     res.writeHead(405, { allow: 'POST' });
     res.end();
     return;
   }
-  readBody(req, receiver.maxBodyBytes)
+  readBody(req, receiver.maxBodyBytes, alreadyRead)
     .then((body) => (body === TOO_LARGE ? { status: 413 } : receiver.handle({ body, headers: req.headers })))
     .then(
       ({ status }) => {

@@ -1,4 +1,5 @@
 import { TelephonyError } from '../shared/telephony-error.js';
+import { warn } from './warn.js';
 
 /** Remembers processed event ids; back it with Redis or a database to share it between instances. */
 export interface DedupStore {
@@ -58,7 +59,7 @@ export class MemoryDedupStore implements DedupStore {
       // Forgotten before its ttl: a re-delivery of it would run the handlers again. Said once per store.
       if (expiry > this.#now() && !this.#warned) {
         this.#warned = true;
-        (globalThis as { process?: { emitWarning?: (warning: string) => void } }).process?.emitWarning?.(
+        warn(
           'MemoryDedupStore evicted an unexpired id (maxSize): a re-delivery runs handlers again. Share a store: redisDedupStore (telephony-sdk/redis) or any DedupStore',
         );
       }

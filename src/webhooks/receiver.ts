@@ -5,6 +5,7 @@ import { type DedupStore, MemoryDedupStore } from './dedup.js';
 import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 import type { WebhookEvent, WebhookEventOf, WebhookEventType } from './events.js';
 import { checkSettings, type VerifyWebhookOptions, verifyWebhook } from './verify.js';
+import { warn } from './warn.js';
 
 /** Options of {@link WebhookReceiver}. */
 export interface WebhookReceiverOptions extends VerifyWebhookOptions {
@@ -71,6 +72,12 @@ export type WebhookReceiverEvents = {
    * `add` failed the handlers had already run: the re-delivery runs them again (at least once, never lost).
    */
   store_error: (info: { id: string; type: string; error: unknown }) => void;
+  /**
+   * `nodeHandler` or `fetchHandler` got a request whose body was already read (a body parser mounted
+   * first, `request.json()`): the exact bytes are gone, so it answered 500 without verifying. `message`
+   * names the fix. Without a listener, the first one is a process warning instead.
+   */
+  body_already_read: (info: { status: 500; message: string }) => void;
 };
 
 /** One entry of eventemitter3's registry. */
@@ -119,6 +126,7 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
   /** `handlerTimeout` in seconds; beyond a timer's range (Infinity included), no timer. */
   readonly #timeout: number;
   readonly #inFlight = new Map<string, Promise<HandleResult>>();
+  #warned = false;
   /** Largest body `nodeHandler` and `fetchHandler` read, in bytes (option `maxBodyBytes`, default 1 MiB). */
   readonly maxBodyBytes: number;
 
@@ -292,10 +300,9 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
    * Observability listeners must not change the answer: one that throws, or returns a promise that
    * rejects, is ignored (an unhandled rejection would end the process).
    */
-  #notify<Name extends 'verification_failed' | 'duplicate' | 'handler_error' | 'store_error'>(
-    name: Name,
-    info: Parameters<WebhookReceiverEvents[Name]>[0],
-  ): void {
+  #notify<
+    Name extends 'verification_failed' | 'duplicate' | 'handler_error' | 'store_error' | 'body_already_read',
+  >(name: Name, info: Parameters<WebhookReceiverEvents[Name]>[0]): void {
     for (const { fn, context } of this.#take(name))
       try {
         Promise.resolve((fn as (info: unknown) => unknown).call(context, info)).catch(() => {});
@@ -309,7 +316,7 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
     // bug, not the sender's: 500 (the service retries once it is fixed), with the cause for the developer
     // (a string body is sent as text/plain).
     if (request.bodyUsed)
-      return new Response('Body already read: pass the Request unread, or a clone()', {
+      return new Response(this.#bodyAlreadyRead('Body already read: pass the Request unread, or a clone()'), {
         status: 500,
       });
     const body = await readRequest(request, this.maxBodyBytes);
@@ -319,5 +326,19 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
   };
 
   /** For node:http and Express: reads the raw body from the request stream itself. */
-  readonly nodeHandler = (req: NodeRequest, res: NodeResponse): void => nodeHandler(this, req, res);
+  readonly nodeHandler = (req: NodeRequest, res: NodeResponse): void =>
+    nodeHandler(this, req, res, this.#bodyAlreadyRead);
+
+  /**
+   * The sender sees only a 500 (and re-delivers): the developer hears of it through `body_already_read`
+   * or, when nobody listens, one process warning per receiver.
+   */
+  readonly #bodyAlreadyRead = (message: string): string => {
+    if (!this.#warned && !this.listenerCount('body_already_read')) {
+      this.#warned = true;
+      warn(message);
+    }
+    this.#notify('body_already_read', { status: 500, message });
+    return message;
+  };
 }

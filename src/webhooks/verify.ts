@@ -13,9 +13,8 @@ export interface VerifyWebhookOptions {
 }
 
 const RAW_BODY_HINT =
-  'verifyWebhook needs the raw request body (the exact bytes received, or their text), not a parsed object. ' +
-  "node:http: collect the request's Buffer chunks; Express: express.raw({ type: 'application/json' }) on this route; " +
-  'fetch-style frameworks: await request.arrayBuffer().';
+  'verifyWebhook needs the raw request body (its exact bytes or their text), not a parsed object: ' +
+  "node:http, the Buffer chunks; Express, express.raw({ type: 'application/json' }); fetch, await request.arrayBuffer()";
 
 const decoder = new TextDecoder();
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { WebhookReceiver } from 'telephony-sdk/webhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { body as fixture, header, incoming, SECRET } from './helpers.js';
 
 /** The fixture event, created now (the receiver refuses one older than maxEventAge). */
@@ -93,7 +93,7 @@ describe('nodeHandler behind node:http on 127.0.0.1', () => {
     });
     const res = await fetch(parsed, { method: 'POST', headers: signed(), body: body() });
     expect(res.status).toBe(500);
-    expect(await res.text()).toMatch(/already consumed by a body parser.*express\.raw/);
+    expect(await res.text()).toMatch(/already read by a body parser.*express\.raw/);
   });
 
   it('explains when the stream was read to its end and nothing kept the bytes', async () => {
@@ -108,7 +108,7 @@ describe('nodeHandler behind node:http on 127.0.0.1', () => {
     });
     const res = await fetch(url, { method: 'POST', headers: signed(), body: body() });
     expect(res.status).toBe(500);
-    expect(await res.text()).toMatch(/already consumed by a body parser/);
+    expect(await res.text()).toMatch(/already read by a body parser/);
     expect(ran).toBe(0);
   });
 });
@@ -239,5 +239,79 @@ describe('fetchHandler with a real Request', () => {
     fail = false;
     expect((await post(signed(raw))).status).toBe(200);
     expect(names).toEqual(['Zoë']);
+  });
+});
+
+describe('a body parser mounted before the receiver (issue 12)', () => {
+  /** What express.json() (or express.text(), given `parse = String`) does: reads the whole stream, then sets req.body. */
+  const jsonParser =
+    (
+      next: (req: IncomingMessage, res: ServerResponse) => void,
+      parse: (text: string) => unknown = JSON.parse,
+    ) =>
+    (req: IncomingMessage, res: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => next(Object.assign(req, { body: parse(Buffer.concat(chunks).toString()) }), res));
+    };
+  const post = (url: string) => fetch(url, { method: 'POST', headers: signed(), body: body() });
+
+  it('answers 500 to the sender and tells a body_already_read listener how to fix it, no warning', async () => {
+    const warning = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    const receiver = new WebhookReceiver({ secret: SECRET });
+    const reported: unknown[] = [];
+    let ran = 0;
+    receiver.on('*', () => void ran++);
+    receiver.on('body_already_read', (info) => void reported.push(info));
+    const url = await serve(jsonParser(receiver.nodeHandler));
+    const res = await post(url);
+    expect(res.status).toBe(500);
+    expect(await res.text()).toMatch(/already read by a body parser/);
+    expect(reported).toEqual([
+      {
+        status: 500,
+        message: expect.stringMatching(
+          /mount the receiver before it.*express\.raw\(\{ type: 'application\/json' \}\)/,
+        ),
+      },
+    ]);
+    // express.text(): req.body is the decoded string, which may not be the exact bytes either.
+    expect((await post(await serve(jsonParser(receiver.nodeHandler, String)))).status).toBe(500);
+    expect(reported).toHaveLength(2);
+    expect(ran).toBe(0);
+    expect(warning).not.toHaveBeenCalled();
+  });
+
+  it('without a listener, warns once per receiver, naming the fix', async () => {
+    const warning = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    const receiver = new WebhookReceiver({ secret: SECRET });
+    const url = await serve(jsonParser(receiver.nodeHandler));
+    expect([(await post(url)).status, (await post(url)).status]).toEqual([500, 500]);
+    expect(warning).toHaveBeenCalledTimes(1);
+    expect(String(warning.mock.calls[0]?.[0])).toMatch(
+      /^Body already read by a body parser: mount the receiver before it.*express\.raw\(\{ type: 'application\/json' \}\)/,
+    );
+    // Another receiver behind the same mistake warns for itself.
+    const other = new WebhookReceiver({ secret: SECRET });
+    expect((await post(await serve(jsonParser(other.nodeHandler)))).status).toBe(500);
+    expect(warning).toHaveBeenCalledTimes(2);
+  });
+
+  it('fetchHandler reports a Request already read the same way', async () => {
+    const warning = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    const receiver = new WebhookReceiver({ secret: SECRET });
+    const request = new Request('http://127.0.0.1/hooks', {
+      method: 'POST',
+      headers: signed(),
+      body: body(),
+    });
+    await request.json();
+    expect((await receiver.fetchHandler(request)).status).toBe(500);
+    expect(String(warning.mock.calls[0]?.[0])).toMatch(/already read.*clone\(\)/);
+    const reported: unknown[] = [];
+    receiver.on('body_already_read', (info) => void reported.push(info));
+    await receiver.fetchHandler(request);
+    expect(reported).toEqual([{ status: 500, message: expect.stringMatching(/clone\(\)/) }]);
+    expect(warning).toHaveBeenCalledTimes(1);
   });
 });
