@@ -17,7 +17,12 @@ const state = {
 };
 
 const $ = (id) => document.getElementById(id);
-const time = (ms) => new Date(ms).toISOString().slice(11, 19);
+/** HH:MM:SS of sandbox time, with the date (MM-DD) when it is not the sandbox's today. */
+function time(ms) {
+  const iso = new Date(ms).toISOString();
+  const today = new Date(currentNow()).toISOString().slice(0, 10);
+  return iso.startsWith(today) ? iso.slice(11, 19) : `${iso.slice(5, 10)} ${iso.slice(11, 19)}`;
+}
 
 /** An element with attributes and children; text is always set as text, never parsed as HTML. */
 function el(tag, attributes = {}, ...children) {
