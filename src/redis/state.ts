@@ -1,7 +1,7 @@
 import type { RateBudget, Reservation, SharedState, SharedToken } from '../core/shared-state.js';
 import { type RedisConnection, type Send, sendOver } from './connection.js';
 import { accountKey, checkPrefix, DEFAULT_PREFIX } from './keys.js';
-import { DROP, LOCK, PAUSE, RESERVE, runScript, UNLOCK, WRITE } from './scripts.js';
+import { DROP, LOCK, PAUSE, RESERVE, UNLOCK, WRITE } from './scripts.js';
 
 /** Options of {@link redisState} and {@link redisDedupStore}. */
 export interface RedisStoreOptions {
@@ -13,7 +13,8 @@ export interface RedisStoreOptions {
  * A {@link SharedState} in Redis 7 or Valkey (Redis Cluster too), shared by every client and process
  * that uses the same server and prefix: one rate budget per account, its 429 pauses, and one OAuth
  * token with one token request in flight. Each method is one round trip (a Lua script where it
- * reads and writes), so concurrent clients never interleave.
+ * reads and writes, sent by digest with `EVALSHA`; `EVAL` once on a server that lacks it), so
+ * concurrent clients never interleave.
  *
  * Pacing, pauses and the lock's lease use the Redis server's clock (`TIME` in the scripts, `PX`),
  * the one clock every process agrees on: the `now` that `reserve`, `pause` and `lockToken` receive
@@ -69,7 +70,7 @@ class RedisState implements SharedState {
       const maxWait = budget.maxWaitMs === undefined ? '' : String(Math.floor(budget.maxWaitMs));
       args = [String(budget.limit), String(Math.ceil(budget.windowMs)), member, maxWait];
     }
-    const [waitMs, reason] = (await runScript(this.#send, RESERVE, keys, args)) as [number, string];
+    const [waitMs, reason] = (await RESERVE.run(this.#send, keys, args)) as [number, string];
     return {
       waitMs: Number(waitMs),
       reason: reason === 'paused' || reason === 'pacing' ? reason : undefined,
@@ -78,7 +79,7 @@ class RedisState implements SharedState {
 
   async pause(scope: string, ms: number): Promise<void> {
     const key = accountKey(this.#prefix, scope, 'pause');
-    if (ms > 0) await runScript(this.#send, PAUSE, [key], [String(Math.ceil(ms))]);
+    if (ms > 0) await PAUSE.run(this.#send, [key], [String(Math.ceil(ms))]);
   }
 
   async readToken(key: string, now: number): Promise<SharedToken | undefined> {
@@ -91,7 +92,7 @@ class RedisState implements SharedState {
   async lockToken(key: string, holder: string, leaseMs: number): Promise<boolean> {
     const lock = accountKey(this.#prefix, key, 'lock');
     const lease = String(Math.max(1, Math.ceil(leaseMs)));
-    return Number(await runScript(this.#send, LOCK, [lock], [holder, lease])) === 1;
+    return Number(await LOCK.run(this.#send, [lock], [holder, lease])) === 1;
   }
 
   async writeToken(key: string, token: SharedToken, holder: string): Promise<void> {
@@ -101,15 +102,15 @@ class RedisState implements SharedState {
     // Its lifetime, from the token's own two times: writeToken has no `now`, and the client's clock
     // may not be this process's Date.now(). readToken still checks expiresAt against the reader's now.
     const ttl = Math.ceil(expiresAt - obtainedAt);
-    await runScript(this.#send, WRITE, keys, [holder, value, String(Number.isFinite(ttl) ? ttl : 0)]);
+    await WRITE.run(this.#send, keys, [holder, value, String(Number.isFinite(ttl) ? ttl : 0)]);
   }
 
   async unlockToken(key: string, holder: string): Promise<void> {
-    await runScript(this.#send, UNLOCK, [accountKey(this.#prefix, key, 'lock')], [holder]);
+    await UNLOCK.run(this.#send, [accountKey(this.#prefix, key, 'lock')], [holder]);
   }
 
   async dropToken(key: string, accessToken: string): Promise<void> {
-    await runScript(this.#send, DROP, [accountKey(this.#prefix, key, 'token')], [accessToken]);
+    await DROP.run(this.#send, [accountKey(this.#prefix, key, 'token')], [accessToken]);
   }
 }
 

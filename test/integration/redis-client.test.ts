@@ -3,6 +3,7 @@ import { redisState } from 'telephony-sdk/redis';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { type RedisServer, startRedis, stopAllRedis } from '../helpers/redis.js';
 import { closeRedisClients, redisClients } from '../helpers/redis-clients.js';
+import { countingClient, untilScriptsByDigest } from '../helpers/redis-stats.js';
 import { serveSandbox } from './helpers.js';
 
 // Two TelephonyClients, one over node-redis and one over ioredis, sharing one redisState against the
@@ -29,7 +30,8 @@ async function fleet(rateLimit: typeof plan | false) {
   };
   const connections = [await redisClients[0]![1](server), await redisClients[2]![1](server)];
   await connections[0]!.command('FLUSHALL');
-  const clients = connections.map((connection, index) => {
+  const counted = connections.map((connection) => countingClient(connection.client));
+  const clients = counted.map((connection, index) => {
     const sdk = client({
       ...credentials,
       rateLimit,
@@ -41,7 +43,7 @@ async function fleet(rateLimit: typeof plan | false) {
     return sdk;
   });
   const usage = () => sandbox.rateReport().find((u) => u.version === 'v2' && u.id === credentials.clientId);
-  return { clients, events, usage, raw: connections[0]! };
+  return { clients, events, usage, raw: connections[0]!, sent: counted.map((c) => c.sent) };
 }
 
 it('paced by one budget in Redis: 12 calls from two clients, one token request, no window over the plan, no 429', async () => {
@@ -68,5 +70,20 @@ it("a 429 seen by one client pauses the other through Redis ('throttle' reason '
   expect(paused).toHaveLength(1);
   expect(paused[0]).toMatchObject({ reason: 'paused' });
   expect(paused[0]!.waitMs).toBeGreaterThan(0);
+  expect(events.errors).toEqual([]);
+});
+
+it('one round trip to Redis per paced call once warm: one EVALSHA (budget and pause in one script), the token kept by the client', async () => {
+  const { clients, events, raw, sent } = await fleet(plan);
+  // Warm: the token requested once and shared, and the scripts' digests computed.
+  await untilScriptsByDigest(raw.command, async () => {
+    await clients[0]!.request(recent);
+    await clients[1]!.request(recent);
+  });
+  for (const commands of sent) commands.length = 0;
+  // Past the plan too: a call that waits for budget still makes one reservation.
+  for (let i = 0; i < 8; i++) await clients[i % 2]!.request(recent);
+  expect(sent).toEqual([Array(4).fill('EVALSHA'), Array(4).fill('EVALSHA')]);
+  expect(events.throttles.length).toBeGreaterThan(0);
   expect(events.errors).toEqual([]);
 });

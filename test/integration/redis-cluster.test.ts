@@ -3,6 +3,7 @@ import { createClient, createCluster } from 'redis';
 import { type RedisConnection, redisDedupStore, redisState } from 'telephony-sdk/redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisCluster, startRedisCluster } from '../helpers/redis-cluster.js';
+import { scriptCalls } from '../helpers/redis-stats.js';
 import { sharedStateContract } from '../helpers/shared-state-contract.js';
 
 // A real three-master Redis Cluster: every script touches the keys of one account only, and they
@@ -100,6 +101,42 @@ describe.each(clients)('over %s', (_name, connect) => {
       expect(await state.readToken(`${account}:token:1`, Date.now())).toBeUndefined();
     }
     // Every command went straight to the node owning its key (the first key routes it).
+    expect(await redirections()).toBe(0);
+  });
+
+  it('scripts by digest: after SCRIPT FLUSH on every node, each node answers one NOSCRIPT, then EVALSHA only', async () => {
+    const state = redisState(await connect());
+    const run = Math.random().toString(36).slice(2, 8);
+    const accounts = Array.from({ length: 30 }, (_, i) => `acct_${run}_${i}`);
+    const budget = { limit: 100, windowMs: 60_000 };
+    const scripts = async () => {
+      const perNode = [];
+      for (const node of cluster.nodes) perNode.push(await scriptCalls((...args) => onNode(args, node)));
+      return perNode;
+    };
+    // The digest is computed on first use; until it is ready the calls go by EVAL.
+    for (let i = 0; i < 50 && (await scripts()).every((stats) => stats.evalsha === undefined); i++) {
+      await state.reserve(`${accounts[0]}:v2`, budget, Date.now());
+    }
+    for (const node of cluster.nodes) {
+      await onNode(['SCRIPT', 'FLUSH'], node);
+      await onNode(['CONFIG', 'RESETSTAT'], node);
+    }
+    for (let round = 0; round < 2; round++) {
+      for (const account of accounts) {
+        expect(await state.reserve(`${account}:v2`, budget, Date.now())).toEqual({
+          waitMs: 0,
+          reason: undefined,
+        });
+      }
+    }
+    const perNode = await scripts();
+    const reservesPerNode = perNode.map((stats) => stats.evalsha!.calls - stats.evalsha!.failed);
+    expect(reservesPerNode.reduce((a, b) => a + b)).toBe(2 * accounts.length - cluster.nodes.length);
+    for (const stats of perNode) {
+      expect(stats.evalsha!.failed).toBe(1);
+      expect(stats.eval).toEqual({ calls: 1, failed: 0 });
+    }
     expect(await redirections()).toBe(0);
   });
 

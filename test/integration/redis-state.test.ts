@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTes
 import { MemoryState } from '../../src/core/shared-state.js';
 import { type RedisServer, startRedis, stopAllRedis } from '../helpers/redis.js';
 import { closeRedisClients, redisClients } from '../helpers/redis-clients.js';
+import { countingClient, scriptCalls, untilScriptsByDigest } from '../helpers/redis-stats.js';
 import { sharedStateContract } from '../helpers/shared-state-contract.js';
 
 // redisState against a real redis-server (test/helpers/redis.ts), over every client it accepts;
@@ -92,6 +93,25 @@ describe.each(redisClients)('redisState over %s', (_name, connect) => {
     for (let i = limit; i < slots.length; i++) expect(slots[i]! - slots[i - limit]!).toBe(WINDOW);
   });
 
+  it('sends scripts by digest (EVALSHA); after SCRIPT FLUSH one NOSCRIPT is answered by EVAL, then EVALSHA again', async () => {
+    const raw = await connect(server);
+    const { client, sent } = countingClient(raw.client);
+    const state = redisState(client);
+    const budget = { limit: 100, windowMs: WINDOW };
+    const reserve = () => state.reserve('acct_sha:v2', budget, Date.now());
+    await untilScriptsByDigest(raw.command, reserve);
+    await raw.command('SCRIPT', 'FLUSH');
+    await raw.command('CONFIG', 'RESETSTAT');
+    sent.length = 0;
+    for (let i = 0; i < 5; i++) expect(await reserve()).toEqual({ waitMs: 0, reason: undefined });
+    expect(await scriptCalls(raw.command)).toEqual({
+      evalsha: { calls: 5, failed: 1 },
+      eval: { calls: 1, failed: 0 },
+    });
+    expect(sent).toEqual(['EVALSHA', 'EVAL', 'EVALSHA', 'EVALSHA', 'EVALSHA', 'EVALSHA']);
+    expect(Number(await raw.command('ZCARD', 'telephony:{acct_sha}:v2:window'))).toBeGreaterThanOrEqual(6);
+  });
+
   it("paces and pauses on Redis's clock: the caller's `now` does not move a slot or a pause", async () => {
     const { client } = await connect(server);
     const state = redisState(client);
@@ -171,7 +191,8 @@ describe.each(redisClients)('redisState over %s', (_name, connect) => {
   it('works as an ACL user limited to the prefix and the commands the scripts use (the advice in the docs)', async () => {
     const admin = await connect(server);
     // +info only for ioredis's ready check.
-    const commands = '+eval +get +set +del +exists +zadd +zrange +zremrangebyscore +pexpire +time +info';
+    const commands =
+      '+eval +evalsha +get +set +del +exists +zadd +zrange +zremrangebyscore +pexpire +time +info';
     await admin.command(
       ...[
         'ACL',
