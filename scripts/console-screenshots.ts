@@ -75,7 +75,13 @@ try {
     .locator('section')
     .filter({ has: page.getByRole('heading', { name: 'Webhook deliveries' }) });
   await deliveries.locator('tr.failed').getByText('Body and signature').click();
-  await deliveries.screenshot({ path: `${images}console-deliveries.png` });
+  // The failed attempt, opened, and the few rows under it: enough to read, small to ship.
+  // Measured from the top of the page, which the full-page clip counts from.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const box = await deliveries.boundingBox();
+  if (!box) throw new Error('the deliveries section is not shown');
+  const clip = { x: box.x, y: box.y, width: box.width, height: Math.min(box.height, 620) };
+  await page.screenshot({ path: `${images}console-deliveries.png`, clip, fullPage: true });
   console.log(`saved ${images}console.png and ${images}console-deliveries.png`);
 } finally {
   await browser.close();

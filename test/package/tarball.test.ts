@@ -158,13 +158,18 @@ describe('packed tarball, TypeScript', () => {
 });
 
 describe('packed tarball, contents', () => {
-  it('ships docs/*.md, so every relative link of README.md and docs/*.md resolves; not the generated docs/api', () => {
+  it('ships docs/*.md and their images, so every relative link of README.md and docs/*.md resolves; not the generated docs/api', () => {
     const pkg = join(project, 'node_modules/telephony-sdk');
     const docs = readdirSync(join(pkg, 'docs'));
     expect(docs).toEqual(expect.arrayContaining(['core.md', 'resources.md', 'sandbox.md', 'webhooks.md']));
-    expect(docs.filter((file) => !file.endsWith('.md'))).toEqual([]);
+    // images/: the console screenshots docs/sandbox.md shows.
+    expect(docs.filter((file) => !file.endsWith('.md') && file !== 'images')).toEqual([]);
+    expect(readdirSync(join(pkg, 'docs/images')).filter((file) => !file.endsWith('.png'))).toEqual([]);
     const links: string[] = [];
-    for (const file of ['README.md', ...docs.map((doc) => `docs/${doc}`)]) {
+    for (const file of [
+      'README.md',
+      ...docs.filter((doc) => doc.endsWith('.md')).map((doc) => `docs/${doc}`),
+    ]) {
       const text = readFileSync(join(pkg, file), 'utf8');
       // Relative links only: not `#anchor`, not `https:` or any other scheme.
       for (const [, target = ''] of text.matchAll(/\]\(([^)#\s]+)[^)]*\)/g)) {
