@@ -41,15 +41,20 @@ function guarded(store: SharedState) {
   return { errors, reserve };
 }
 
+/** A guard over a held store, on fake setTimeout and performance.now. */
+function onFakeTimers() {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  const { store, held } = heldStore();
+  return { held, ...guarded(store) };
+}
+
 describe('SharedStateGuard: one deadline timer for every pending store call', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
 
   it('three hung calls started 300 ms apart: one timer; each falls back to local state at its own 1 s', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    const { store } = heldStore();
-    const { errors, reserve } = guarded(store);
+    const { errors, reserve } = onFakeTimers();
     const first = reserve();
     await vi.advanceTimersByTimeAsync(300);
     const second = reserve();
@@ -79,9 +84,7 @@ describe('SharedStateGuard: one deadline timer for every pending store call', ()
   });
 
   it('calls that answer in time: no error, and the timer is not re-armed once nothing is pending', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    const { store, held } = heldStore();
-    const { errors, reserve } = guarded(store);
+    const { held, errors, reserve } = onFakeTimers();
     const answers = [reserve(), reserve()];
     await vi.advanceTimersByTimeAsync(500);
     for (const call of held) call.resolve({ waitMs: 7, reason: 'pacing' });
@@ -96,9 +99,7 @@ describe('SharedStateGuard: one deadline timer for every pending store call', ()
   });
 
   it('an answer after the deadline is dropped: the local answer stands, a late failure is not reported again', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    const { store, held } = heldStore();
-    const { errors, reserve } = guarded(store);
+    const { held, errors, reserve } = onFakeTimers();
     const late = [reserve(), reserve()];
     await vi.advanceTimersByTimeAsync(1_000);
     expect(errors).toHaveLength(2);
