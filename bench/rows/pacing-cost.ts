@@ -231,7 +231,7 @@ export async function pacingCostRow(
         `1-minute load average ${loadBefore} at the start, ${loadAfter} at the end (the machine's other work shares its cores with the client and the redis-server)`,
         `(b) paces in memory on a clock stepped ${STEP_MS} ms per call, so its window holds ~${Math.floor(61_000 / STEP_MS)} reserved slots as a full enterprise window does; it never waits`,
         `(c) and (c') pace in Redis on the server's clock with a budget of ${fmt(UNREACHABLE)} per minute, so no reservation waits: the cost measured is the store round trip (one EVALSHA of the reserve script) and the client's work around it`,
-        "the goal's yardstick is (e)/(e'): the plain call with one bare round trip (PING) awaited in it, as (c) awaits one EVALSHA; (f)/(f') await the very reserve round trip pacing makes, so (c) ÷ (f) near 1 means pacing adds that one round trip and nothing more, and (f) above (e) is the reserve script's own work on the server (~15–35 µs by INFO commandstats under this load, against ~0.1 µs for PING) and its larger command and reply; the redis-server is a real one started for the row (test/helpers/redis.ts)",
+        "the goal's yardstick is (e)/(e'): the plain call with one bare round trip (PING) awaited in it, as (c) awaits one EVALSHA; (f)/(f') await the very reserve round trip pacing makes, so (c) ÷ (f) near 1 means pacing adds that one round trip and nothing more, and (f) above (e) is the reserve script's own work on the server (11–30 µs by INFO commandstats on Redis 7.0, idle to loaded, against ~0.1 µs for PING) and its larger command and reply; the redis-server is a real one started for the row (test/helpers/redis.ts)",
         `in-memory pacing (b) adds ${signed(added('(b)'))}`,
       ],
     };
