@@ -12,6 +12,16 @@ export interface ListeningSandbox {
   close(): Promise<void>;
 }
 
+/**
+ * The request's URL on this server: only the path and query of the request line are read, so a
+ * `//other:port/…` or `http://other/…` target cannot name the host the console's check compares
+ * the Host header against (a DNS-rebound page would pass it).
+ */
+function urlOf(target: string, origin: string): URL {
+  const { pathname, search } = new URL(target, origin);
+  return new URL(origin + pathname + search);
+}
+
 async function toRequest(message: IncomingMessage, origin: string): Promise<Request> {
   const chunks: Buffer[] = [];
   for await (const chunk of message) chunks.push(chunk as Buffer);
@@ -20,7 +30,7 @@ async function toRequest(message: IncomingMessage, origin: string): Promise<Requ
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   const hasBody = message.method !== 'GET' && message.method !== 'HEAD';
-  return new Request(new URL(message.url ?? '/', origin), {
+  return new Request(urlOf(message.url ?? '/', origin), {
     method: message.method ?? 'GET',
     headers,
     ...(hasBody ? { body: Buffer.concat(chunks) } : {}),

@@ -98,7 +98,7 @@ const ROUTES: Route[] = [
 ];
 
 /** A malformed escape (`%E0%A4%A`) names no stored id: kept as sent, it ends in a 404, not a 500. */
-function decodeSegment(segment: string): string {
+export function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -1,6 +1,7 @@
 import { endCall, transferCall } from '../calls-routes.js';
 import type { Principal } from '../credentials.js';
 import { json, notFound, readJsonObject, SandboxError } from '../http.js';
+import { decodeSegment } from '../router.js';
 import { e164, enumValue, onlyFields, requiredString } from '../validate.js';
 import type { ConsoleWorld } from './world.js';
 
@@ -68,7 +69,7 @@ export function runAction(
   if (action === 'advance') return advance(world, request);
   if (action === 'redeliver') return redeliver(world, request);
   const call = /^calls\/([^/]+)\/(end|transfer)$/.exec(action);
-  const id = decodeURIComponent(call?.[1] ?? '');
+  const id = decodeSegment(call?.[1] ?? '');
   if (call?.[2] === 'end') return endCall(world.calls, id, CONSOLE_PRINCIPAL);
   if (call?.[2] === 'transfer') return transferCall(world.calls, id, request, CONSOLE_PRINCIPAL);
   throw notFound(`No console action ${action}`);

@@ -48,7 +48,14 @@ function eventStream(world: ConsoleWorld): Response {
 async function asset(kind: 'html' | 'js' | 'css'): Promise<Response> {
   const types = { html: 'text/html', js: 'text/javascript', css: 'text/css' };
   return new Response((await consoleAssets())[kind], {
-    headers: { 'content-type': `${types[kind]}; charset=utf-8`, 'cache-control': 'no-store' },
+    headers: {
+      'content-type': `${types[kind]}; charset=utf-8`,
+      'cache-control': 'no-store',
+      // A page on another origin could frame the console and have the developer click in it.
+      'content-security-policy': "frame-ancestors 'none'",
+      'x-frame-options': 'DENY',
+      'x-content-type-options': 'nosniff',
+    },
   });
 }
 

@@ -58,6 +58,11 @@ describe('the console page', () => {
     const html = await page.text();
     expect(html).toContain('<script type="module" src="console.js"></script>');
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+    // Its own icon: the browser's /favicon.ico would land in the API as a 401 in the request log.
+    expect(html).toContain('<link rel="icon" href="data:,">');
+    // No other origin may frame it and have the developer click in it.
+    expect(page.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
     const script = await handle(new Request(`${ORIGIN}/_console/console.js`));
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(await script.text()).toContain("new EventSource('events')");
@@ -216,6 +221,8 @@ describe('the console actions', () => {
       }),
     );
     expect(form.status).toBe(415);
+    // A malformed escape in a call id names no call: 404 like an unknown id, not a 500.
+    expect(await post('calls/%E0%A4%A/end', {})).toMatchObject({ status: 404, body: { code: 'not_found' } });
   });
 
   it.each([
