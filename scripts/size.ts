@@ -135,7 +135,7 @@ for (const entry of entries) {
 function problemsOf(entry: Entry, measure: BundleMeasure): string[] {
   const problems: string[] = [];
   if (entry.budgetKb !== undefined && measure.gzip > entry.budgetKb * KB) {
-    problems.push(`over budget: ${kb(measure.gzip)} > ${entry.budgetKb} kB gzip`);
+    problems.push(`over budget: ${kb(measure.gzip)} (${measure.gzip} B) > ${entry.budgetKb} kB gzip`);
   }
   if (entry.forbidden) {
     const packages = new Set(Object.keys(measure.inputs).map(packageOf));

@@ -198,12 +198,14 @@ export function validateOptions(options: ClientOptions): void {
     );
   }
   const { scope, accessToken } = options;
+  // An empty scope (an unset environment variable) would get a token that every call is refused with.
   if (
     scope !== undefined &&
-    typeof scope !== 'string' &&
-    !(Array.isArray(scope) && scope.every((s) => typeof s === 'string'))
+    !(typeof scope === 'string'
+      ? scope.trim()
+      : Array.isArray(scope) && scope.every((s) => typeof s === 'string') && scope.join('').trim())
   ) {
-    fail('scope', 'must be a string or an array of strings');
+    fail('scope', 'must name a scope (a string or array of strings), or be left out');
   }
   if (accessToken !== undefined && typeof accessToken !== 'function') checkString('accessToken', accessToken);
   checkNumber('maxRetries', options.maxRetries, true);

@@ -99,6 +99,8 @@ export class Credentials {
     if (refused.length > 0) {
       throw new SandboxError(400, 'invalid_scope', `Scope not allowed for this client: ${refused.join(' ')}`);
     }
+    // An empty scope would give a token every call is refused with (403), far from the cause.
+    if (requested?.length === 0) throw new SandboxError(400, 'invalid_scope', 'scope names no scope');
     const scopes = requested ? allowed.filter((scope) => requested.includes(scope)) : allowed;
     const accessToken = randomToken('sbx_at_');
     const principal: Principal = { version: 'v2', id: client.clientId, scopes, admin: client.admin ?? true };

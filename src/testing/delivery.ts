@@ -60,8 +60,11 @@ interface Retry {
 export class Deliverer {
   readonly deliveries: Delivery[] = [];
   readonly #pending = new Set<Promise<void>>();
-  /** Re-deliveries waiting for their time, by event id and URL. */
-  readonly #retries = new Map<string, Retry>();
+  /**
+   * Re-deliveries waiting for their time, by event id and URL: a list, as two webhooks may share a
+   * URL (a secret being rotated) and each failed delivery is retried.
+   */
+  readonly #retries = new Map<string, Retry[]>();
 
   constructor(
     private readonly clock: Scheduler,
@@ -69,12 +72,12 @@ export class Deliverer {
     private readonly onAttempt: AttemptListener = () => {},
   ) {}
 
-  /** Makes the waiting re-delivery of `eventId` to `url` now; false when none is waiting. */
+  /** Makes the waiting re-deliveries of `eventId` to `url` now; false when none is waiting. */
   redeliverNow(eventId: string, url: string): boolean {
-    const retry = this.#retries.get(retryKey(eventId, url));
-    if (!retry) return false;
+    const waiting = this.#retries.get(retryKey(eventId, url));
+    if (!waiting) return false;
     this.#retries.delete(retryKey(eventId, url));
-    this.#attempt(retry.event, retry.url, retry.secret, retry.attempt);
+    for (const retry of waiting) this.#attempt(retry.event, retry.url, retry.secret, retry.attempt);
     return true;
   }
 
@@ -117,11 +120,15 @@ export class Deliverer {
     }
     const key = retryKey(event.id, url);
     const retry = { event, url, secret, attempt: attempt + 1 };
-    this.#retries.set(key, retry);
-    // Made early by redeliverNow, the re-delivery is no longer this timer's to make.
+    const waiting = this.#retries.get(key) ?? [];
+    this.#retries.set(key, [...waiting, retry]);
     this.clock.schedule(delay, () => {
-      if (this.#retries.get(key) !== retry) return;
-      this.#retries.delete(key);
+      const still = this.#retries.get(key) ?? [];
+      // Made early by redeliverNow, the re-delivery is no longer this timer's to make.
+      if (!still.includes(retry)) return;
+      const others = still.filter((other) => other !== retry);
+      if (others.length > 0) this.#retries.set(key, others);
+      else this.#retries.delete(key);
       this.#attempt(event, url, secret, attempt + 1);
     });
     this.onAttempt(delivery, this.clock.now() + delay);

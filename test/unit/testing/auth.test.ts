@@ -49,8 +49,15 @@ describe('POST /v2/oauth/token', () => {
     },
   );
 
-  it.each([['nope:read'], ['calls:read nope:read'], ['users:write'], ['calls:read users:write']])(
-    'refuses scope=%s (a scope the application may not have) with 400 invalid_scope, no token',
+  it.each([
+    ['nope:read'],
+    ['calls:read nope:read'],
+    ['users:write'],
+    ['calls:read users:write'],
+    [''],
+    [' '],
+  ])(
+    'refuses scope=%s (a scope the application may not have, or none) with 400 invalid_scope, no token',
     async (scope) => {
       const { sandbox } = rawSandbox();
       const response = await sandbox.fetch(

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { consoleWorldOf } from '../../../src/testing/sandbox.js';
 import { rawSandbox } from './helpers.js';
 
 /** A receiver on 127.0.0.1 that answers the given statuses in turn and records each POST. */
@@ -304,6 +305,28 @@ describe('re-delivery schedule and event ids (no socket: deliveryFetch)', () => 
     );
     expect(retry?.event.id).toBe(original?.event.id);
     expect(retry?.body).toBe(original?.body);
+  });
+
+  it('two webhooks at one URL (a secret being rotated): each refused delivery is re-delivered, on time or now', async () => {
+    const { deliveryFetch } = recording(async () => new Response(null, { status: 500 }));
+    const { sandbox, as } = await setupWith(deliveryFetch);
+    for (const secret of ['old', 'new'])
+      await as('POST', '/v2/webhooks', { url: 'http://127.0.0.1:9/h', events: ['call.incoming'], secret });
+    const { id: callId } = sandbox.simulateIncomingCall({ from: '+15557654321' });
+    const signedWith = (attempt: number) =>
+      sandbox.deliveries
+        .filter((d) => d.attempt === attempt)
+        .map((d) => ['old', 'new'].find((secret) => d.signature.endsWith(hmac(secret, d.body))))
+        .sort();
+    await sandbox.advance(10_000);
+    expect(signedWith(1)).toEqual(['new', 'old']);
+    expect(signedWith(2)).toEqual(['new', 'old']);
+    // Both wait for a third attempt under one event id and URL: re-delivering now sends both.
+    const { event } = sandbox.deliveries[0]!;
+    expect(JSON.parse(sandbox.deliveries[0]!.body).data.call.id).toBe(callId);
+    expect(consoleWorldOf(sandbox).deliverer.redeliverNow(event.id, 'http://127.0.0.1:9/h')).toBe(true);
+    await sandbox.idle();
+    expect(signedWith(3)).toEqual(['new', 'old']);
   });
 });
 
