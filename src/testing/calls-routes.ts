@@ -1,7 +1,7 @@
 import { type CallStore, creationForm, detailForm, listForm, type StoredCall } from './calls.js';
 import { type Principal, requireAdminFor, requireScope } from './credentials.js';
 import { isLoopbackUrl } from './delivery.js';
-import { invalid, readJsonObject, success } from './http.js';
+import { invalid, notFound, readJsonObject, success } from './http.js';
 import { computeStats } from './stats.js';
 import {
   dateParam,
@@ -58,6 +58,15 @@ export function getCall(store: CallStore, id: string, principal: Principal) {
   requireScope(principal, ...READ);
   const call = store.get(id);
   return success({ call: detailForm(call, store.duration(call)) });
+}
+
+/** The sandbox has no audio: a recording is 404 with a message that says so, not "no route". */
+export function getRecording(store: CallStore, id: string, principal: Principal): never {
+  requireScope(principal, ...READ);
+  const call = store.get(id);
+  throw notFound(
+    call.record ? 'The sandbox serves no recording audio' : `Call ${id} was not recorded (record: true)`,
+  );
 }
 
 export function callStats(store: CallStore, query: URLSearchParams, principal: Principal) {

@@ -53,6 +53,12 @@ const ROUTES: Route[] = [
   },
   {
     version: 'v2',
+    method: 'GET',
+    pattern: '/calls/:id/recording',
+    handler: (w) => (_r, _q, p, id) => calls.getRecording(w.calls, id, p),
+  },
+  {
+    version: 'v2',
     method: 'POST',
     pattern: '/calls',
     handler: (w) => (r, _q, p) => calls.createCall(w.calls, r, p, w.accountNumber),

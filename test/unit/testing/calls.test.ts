@@ -333,9 +333,17 @@ describe('recordings', () => {
     const url = (id: string) => list.find((c: { id: string }) => c.id === id).recording_url;
     expect(url(recorded)).toBe(`/v2/calls/${recorded}/recording`);
     expect(url(plain)).toBeNull();
+    // 404 either way, saying why: the sandbox has no audio; a call made without record has none.
     const audio = await as('GET', `/v2/calls/${recorded}/recording`);
-    expect(audio.status).toBe(404);
-    expect(audio.body.code).toBe('not_found');
+    expect([audio.status, audio.body.code, audio.body.message]).toEqual([
+      404,
+      'not_found',
+      'The sandbox serves no recording audio',
+    ]);
+    expect((await as('GET', `/v2/calls/${plain}/recording`)).body.message).toBe(
+      `Call ${plain} was not recorded (record: true)`,
+    );
+    expect((await as('GET', '/v2/calls/call_999999/recording')).body.message).toMatch(/call_999999/);
   });
 });
 
