@@ -13,7 +13,7 @@
  * - `Retry-After` (seconds or HTTP-date) on 429/503 is waited exactly. Longer than `maxRetryAfter`
  *   seconds: no wait, the call fails at once (`RateLimitError` with `retryAfter` for a 429).
  * - A 401 answered to a refreshable credential is repeated once with a new token; that repeat does
- *   not count as a retry (see http.ts).
+ *   not count as a retry (see should-retry.ts).
  */
 
 /** What one attempt produced. */
