@@ -27,9 +27,10 @@ await sandbox.idle();
 for (const delivery of sandbox.deliveries) console.log('receiver answered', delivery.status);
 
 // Without the receiver: verify yourself, from the raw text (never from request.json()).
-const [first] = sandbox.deliveries;
-if (first) {
-  const event = await verifyWebhook(first.body, first.signature, webhookSecret);
+// Deliveries run side by side, so find the incoming call's by its type, not by its place.
+const incoming = sandbox.deliveries.find((delivery) => delivery.event.type === 'call.incoming');
+if (incoming) {
+  const event = await verifyWebhook(incoming.body, incoming.signature, webhookSecret);
   if (event.type === 'call.incoming') console.log('verified', event.id, event.data.call.status);
 }
 sandbox.close();
