@@ -60,11 +60,8 @@ interface Retry {
 export class Deliverer {
   readonly deliveries: Delivery[] = [];
   readonly #pending = new Set<Promise<void>>();
-  /**
-   * Re-deliveries waiting for their time, by event id and URL: a list, as two webhooks may share a
-   * URL (a secret being rotated) and each failed delivery is retried.
-   */
-  readonly #retries = new Map<string, Retry[]>();
+  /** Re-deliveries waiting for their time (two webhooks may share a URL: each has its own). */
+  readonly #retries = new Set<Retry>();
 
   constructor(
     private readonly clock: Scheduler,
@@ -74,11 +71,12 @@ export class Deliverer {
 
   /** Makes the waiting re-deliveries of `eventId` to `url` now; false when none is waiting. */
   redeliverNow(eventId: string, url: string): boolean {
-    const waiting = this.#retries.get(retryKey(eventId, url));
-    if (!waiting) return false;
-    this.#retries.delete(retryKey(eventId, url));
-    for (const retry of waiting) this.#attempt(retry.event, retry.url, retry.secret, retry.attempt);
-    return true;
+    const waiting = [...this.#retries].filter((retry) => retry.event.id === eventId && retry.url === url);
+    for (const retry of waiting) {
+      this.#retries.delete(retry);
+      this.#attempt(retry.event, retry.url, retry.secret, retry.attempt);
+    }
+    return waiting.length > 0;
   }
 
   send(event: SandboxEvent, url: string, secret: string): void {
@@ -118,21 +116,12 @@ export class Deliverer {
       this.onAttempt(delivery, null);
       return;
     }
-    const key = retryKey(event.id, url);
     const retry = { event, url, secret, attempt: attempt + 1 };
-    const waiting = this.#retries.get(key) ?? [];
-    this.#retries.set(key, [...waiting, retry]);
+    this.#retries.add(retry);
     this.clock.schedule(delay, () => {
-      const still = this.#retries.get(key) ?? [];
       // Made early by redeliverNow, the re-delivery is no longer this timer's to make.
-      if (!still.includes(retry)) return;
-      const others = still.filter((other) => other !== retry);
-      if (others.length > 0) this.#retries.set(key, others);
-      else this.#retries.delete(key);
-      this.#attempt(event, url, secret, attempt + 1);
+      if (this.#retries.delete(retry)) this.#attempt(event, url, secret, attempt + 1);
     });
     this.onAttempt(delivery, this.clock.now() + delay);
   }
 }
-
-const retryKey = (eventId: string, url: string) => `${eventId} ${url}`;
