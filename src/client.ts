@@ -1,9 +1,9 @@
 import { type Clock, systemClock } from './core/clock.js';
 import { ValidationError } from './core/errors.js';
 import { ClientEmitter, type ClientEvents, type ClientListener } from './core/events.js';
-import { HttpTransport } from './core/http.js';
 import { type ClientOptions, isBrowser, validateOptions } from './core/options.js';
-import type { HttpMethod, QueryValue, RequestOptions, Transport } from './core/transport.js';
+import { HttpTransport } from './core/transport/http.js';
+import type { HttpMethod, QueryValue, RequestOptions, Transport } from './core/types.js';
 import { Calls, Stats, Users, Webhooks } from './resources/index.js';
 
 /** A request to any documented path, for operations the SDK has no method for. */

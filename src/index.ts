@@ -30,8 +30,8 @@ export type {
   TokenEvent,
 } from './core/events.js';
 export type { ClientOptions } from './core/options.js';
-export type { RateLimit } from './core/pacing.js';
-export type { RateBudget, Reservation, SharedState, SharedToken } from './core/shared-state.js';
-export type { HttpMethod, QueryValue, RawRequest, RequestOptions, Transport } from './core/transport.js';
+export type { RateLimit } from './core/pacing/pacer.js';
+export type { RateBudget, Reservation, SharedState, SharedToken } from './core/pacing/shared-state.js';
+export type { HttpMethod, QueryValue, RawRequest, RequestOptions, Transport } from './core/types.js';
 export * from './resources/index.js';
 export * from './webhooks/index.js';

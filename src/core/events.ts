@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
-import type { HttpMethod } from './transport.js';
+import type { HttpMethod } from './types.js';
 
 /** Payload of `'request'`: emitted before each attempt, retries and the token request included. */
 export interface RequestEvent {

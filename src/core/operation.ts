@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
-import { unwrapSuccess } from './envelope.js';
-import { parseResponse, validateParams } from './schema.js';
-import type { HttpMethod, QueryValue, RequestOptions, Transport } from './transport.js';
+import { unwrapSuccess } from './response/envelope.js';
+import { parseResponse, validateParams } from './response/schema.js';
+import type { HttpMethod, QueryValue, RequestOptions, Transport } from './types.js';
 
 type AnySchema = z.core.$ZodType;
 

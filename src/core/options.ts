@@ -1,8 +1,8 @@
 import type { Clock } from './clock.js';
 import { ValidationError } from './errors.js';
-import { PLANS, type RateLimit } from './pacing.js';
-import type { SharedState } from './shared-state.js';
-import type { RequestOptions } from './transport.js';
+import { PLANS, type RateLimit } from './pacing/pacer.js';
+import type { SharedState } from './pacing/shared-state.js';
+import type { RequestOptions } from './types.js';
 
 /**
  * Options of `new TelephonyClient(...)`. Credentials are kept in private fields, never logged.

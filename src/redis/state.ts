@@ -1,4 +1,4 @@
-import type { RateBudget, Reservation, SharedState, SharedToken } from '../core/shared-state.js';
+import type { RateBudget, Reservation, SharedState, SharedToken } from '../core/pacing/shared-state.js';
 import { type RedisConnection, type Send, sendOver } from './connection.js';
 import { accountKey, checkPrefix, DEFAULT_PREFIX } from './keys.js';
 import { DROP, LOCK, PAUSE, RESERVE, UNLOCK, WRITE } from './scripts.js';

@@ -1,10 +1,15 @@
 import * as z from 'zod/mini';
 import { ValidationError } from '../core/errors.js';
 import { runOperation } from '../core/operation.js';
-import { listPages, type OffsetPagination, offsetPages, type PagePromise } from '../core/pagination.js';
-import { path } from '../core/path.js';
-import { e164, httpUrl, intBetween, isoDate, openEnum } from '../core/schema.js';
-import type { RequestOptions } from '../core/transport.js';
+import { path } from '../core/request/path.js';
+import {
+  listPages,
+  type OffsetPagination,
+  offsetPages,
+  type PagePromise,
+} from '../core/response/pagination.js';
+import { e164, httpUrl, intBetween, isoDate, openEnum } from '../core/response/schema.js';
+import type { RequestOptions } from '../core/types.js';
 import { CALL_STATUSES, type CallStatus } from '../shared/call-status.js';
 import { APIResource } from './resource.js';
 

@@ -4,7 +4,7 @@ export {
   Page,
   PagePromise,
   type Pagination,
-} from '../core/pagination.js';
+} from '../core/response/pagination.js';
 export {
   type Call,
   type CallDetail,

@@ -1,4 +1,4 @@
-import type { Transport } from '../core/transport.js';
+import type { Transport } from '../core/types.js';
 
 /** Base of the resource classes: holds the transport that performs their requests. */
 export abstract class APIResource {

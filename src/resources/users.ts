@@ -1,9 +1,14 @@
 import * as z from 'zod/mini';
 import { runOperation } from '../core/operation.js';
-import { listPages, type NumberedPagination, numberedPages, type PagePromise } from '../core/pagination.js';
-import { path } from '../core/path.js';
-import { emailAddress, intBetween, openEnum } from '../core/schema.js';
-import type { RequestOptions } from '../core/transport.js';
+import { path } from '../core/request/path.js';
+import {
+  listPages,
+  type NumberedPagination,
+  numberedPages,
+  type PagePromise,
+} from '../core/response/pagination.js';
+import { emailAddress, intBetween, openEnum } from '../core/response/schema.js';
+import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
 const ROLES = ['admin', 'user', 'guest'] as const;

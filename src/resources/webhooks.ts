@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { isRecord } from '../core/envelope.js';
-import { httpUrl, validateParams } from '../core/schema.js';
-import type { RequestOptions } from '../core/transport.js';
+import { isRecord } from '../core/response/envelope.js';
+import { httpUrl, validateParams } from '../core/response/schema.js';
+import type { RequestOptions } from '../core/types.js';
 import type { WebhookEventType } from '../webhooks/events.js';
 import { APIResource } from './resource.js';
 

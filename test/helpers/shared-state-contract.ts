@@ -1,5 +1,10 @@
 import { expect, it } from 'vitest';
-import type { RateBudget, Reservation, SharedState, SharedToken } from '../../src/core/shared-state.js';
+import type {
+  RateBudget,
+  Reservation,
+  SharedState,
+  SharedToken,
+} from '../../src/core/pacing/shared-state.js';
 
 /**
  * The behaviour every `SharedState` owes the client (src/core/shared-state.ts), run against

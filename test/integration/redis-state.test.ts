@@ -1,6 +1,6 @@
 import { redisDedupStore, redisState } from 'telephony-sdk/redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { MemoryState } from '../../src/core/shared-state.js';
+import { MemoryState } from '../../src/core/pacing/shared-state.js';
 import { type RedisServer, startRedis, stopAllRedis } from '../helpers/redis.js';
 import { closeRedisClients, redisClients } from '../helpers/redis-clients.js';
 import { countingClient, scriptCalls, untilScriptsByDigest } from '../helpers/redis-stats.js';

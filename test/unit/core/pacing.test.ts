@@ -8,7 +8,7 @@ import {
   ValidationError,
 } from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
-import { MemoryState } from '../../../src/core/shared-state.js';
+import { MemoryState } from '../../../src/core/pacing/shared-state.js';
 import { BASE, BASE_V1, rejection, testClient, tokenHandler } from '../../helpers/client.js';
 import { fakeClock } from '../../helpers/clock.js';
 import { server } from '../../helpers/server.js';

@@ -1,6 +1,6 @@
 import { ValidationError } from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
-import { path } from '../../../src/core/path.js';
+import { path } from '../../../src/core/request/path.js';
 
 /** The ValidationError `run` throws. */
 function thrown(run: () => unknown): ValidationError {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redact } from '../../../src/core/redact.js';
+import { redact } from '../../../src/core/response/redact.js';
 import { CANARY, SECRETS } from '../../helpers/client.js';
 
 describe('redact', () => {

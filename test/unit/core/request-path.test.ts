@@ -1,7 +1,7 @@
 import { ValidationError } from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
-import { path } from '../../../src/core/path.js';
-import { apiVersionOf } from '../../../src/core/request-path.js';
+import { path } from '../../../src/core/request/path.js';
+import { apiVersionOf } from '../../../src/core/request/request-path.js';
 
 /** The ValidationError apiVersionOf throws for `input`. */
 function refusal(input: unknown): ValidationError {

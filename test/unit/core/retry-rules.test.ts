@@ -1,7 +1,7 @@
 import { HttpResponse, http } from 'msw';
 import { AuthenticationError, InternalServerError, TelephonyClient, ValidationError } from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter } from '../../../src/core/retry.js';
+import { parseRetryAfter } from '../../../src/core/transport/retry.js';
 import { BASE, rejection, testClient, tokenHandler } from '../../helpers/client.js';
 import { fakeClock } from '../../helpers/clock.js';
 import { server } from '../../helpers/server.js';

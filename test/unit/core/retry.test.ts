@@ -1,7 +1,11 @@
 import { HttpResponse, http } from 'msw';
 import { APIConnectionError, type HttpMethod, InternalServerError, RateLimitError } from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
-import { decideRetry, failureCodes, provablyNeverSent as neverSentCodes } from '../../../src/core/retry.js';
+import {
+  decideRetry,
+  failureCodes,
+  provablyNeverSent as neverSentCodes,
+} from '../../../src/core/transport/retry.js';
 import { BASE, CANARY, rejection, testClient, tokenHandler } from '../../helpers/client.js';
 import { fakeClock } from '../../helpers/clock.js';
 import { server } from '../../helpers/server.js';

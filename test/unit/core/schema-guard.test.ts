@@ -10,7 +10,7 @@ import {
   isoDate,
   openEnum,
   parseResponse,
-} from '../../../src/core/schema.js';
+} from '../../../src/core/response/schema.js';
 
 type Schema = z.core.$ZodType;
 

@@ -1,8 +1,8 @@
 import type { Reservation, SharedState, SharedStateErrorEvent } from 'telephony-sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClientEmitter } from '../../../src/core/events.js';
-import { SharedStateGuard } from '../../../src/core/pacing.js';
-import { MemoryState } from '../../../src/core/shared-state.js';
+import { SharedStateGuard } from '../../../src/core/pacing/pacer.js';
+import { MemoryState } from '../../../src/core/pacing/shared-state.js';
 import { fakeClock } from '../../helpers/clock.js';
 
 // The guard bounds every store call to 1 s with one timer for all pending calls (not one each).

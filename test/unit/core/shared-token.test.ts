@@ -1,8 +1,8 @@
 import { HttpResponse, http } from 'msw';
 import type { SharedState } from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
-import { fingerprint } from '../../../src/core/fingerprint.js';
-import { MemoryState } from '../../../src/core/shared-state.js';
+import { fingerprint } from '../../../src/core/auth/fingerprint.js';
+import { MemoryState } from '../../../src/core/pacing/shared-state.js';
 import { BASE, CANARY, testClient } from '../../helpers/client.js';
 import { fakeClock } from '../../helpers/clock.js';
 import { server } from '../../helpers/server.js';

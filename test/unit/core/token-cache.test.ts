@@ -6,7 +6,7 @@ import {
   issuedToken,
   refreshBackoffMs,
   TokenCache,
-} from '../../../src/core/auth.js';
+} from '../../../src/core/auth/credentials.js';
 import { ResponseValidationError } from '../../../src/core/errors.js';
 import { type FakeClock, fakeClock } from '../../helpers/clock.js';
 

@@ -1,16 +1,16 @@
 import { HTTPError, TimeoutError } from 'ky';
-import type { Credential } from './auth.js';
-import { collectText } from './body.js';
+import type { Credential } from '../auth/credentials.js';
 import {
   APIConnectionError,
   APITimeoutError,
   RateLimitError,
   type TelephonyError,
   ValidationError,
-} from './errors.js';
+} from '../errors.js';
+import { collectText } from '../response/body.js';
+import type { HttpMethod } from '../types.js';
 import { failureCodes, type Outcome, parseRetryAfter, provablyNeverSent } from './retry.js';
 import { type Link, userAbort } from './signals.js';
-import type { HttpMethod } from './transport.js';
 
 export const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 

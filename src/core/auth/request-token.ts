@@ -1,7 +1,7 @@
-import { type IssuedToken, issuedToken } from './auth.js';
-import { ValidationError } from './errors.js';
-import type { ClientEmitter } from './events.js';
-import { joinUrl } from './url.js';
+import { ValidationError } from '../errors.js';
+import type { ClientEmitter } from '../events.js';
+import { joinUrl } from '../request/url.js';
+import { type IssuedToken, issuedToken } from './credentials.js';
 
 const TOKEN_PATH = '/v2/oauth/token';
 

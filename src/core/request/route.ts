@@ -1,6 +1,6 @@
-import { type ApiVersion, ValidationError } from './errors.js';
+import { type ApiVersion, ValidationError } from '../errors.js';
+import type { RawRequest } from '../types.js';
 import { apiVersionOf } from './request-path.js';
-import type { RawRequest } from './transport.js';
 import { joinUrl, withQuery } from './url.js';
 
 /** Where a request goes. */

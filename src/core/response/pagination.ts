@@ -4,11 +4,11 @@
  * (`total, page, per_page, pages`), which a v2 list may also carry inside `data`.
  */
 import * as z from 'zod/mini';
+import { TelephonyError } from '../errors.js';
+import { operationName } from '../operation.js';
+import type { HttpMethod, QueryValue, RequestOptions, Transport } from '../types.js';
 import { unwrapSuccess } from './envelope.js';
-import { TelephonyError } from './errors.js';
-import { operationName } from './operation.js';
 import { parseResponse, validateParams } from './schema.js';
-import type { HttpMethod, QueryValue, RequestOptions, Transport } from './transport.js';
 
 type Query = Record<string, QueryValue>;
 

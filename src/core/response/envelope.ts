@@ -1,4 +1,4 @@
-import { ResponseValidationError } from './errors.js';
+import { ResponseValidationError } from '../errors.js';
 
 /** A success body: `{ status: 'success', data, pagination? }`. */
 export interface SuccessEnvelope {

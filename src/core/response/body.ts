@@ -1,4 +1,4 @@
-import { ResponseValidationError } from './errors.js';
+import { ResponseValidationError } from '../errors.js';
 
 /**
  * The whole body of `reader` as UTF-8 text. The caller holds the reader, so it can cancel a body that

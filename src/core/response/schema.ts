@@ -11,7 +11,7 @@
  * exception JSON cannot produce: a symbol key on a loose object is kept (zod drops it).
  */
 import * as z from 'zod/mini';
-import { ResponseValidationError, ValidationError, type ValidationIssue } from './errors.js';
+import { ResponseValidationError, ValidationError, type ValidationIssue } from '../errors.js';
 
 type AnySchema = z.core.$ZodType;
 

@@ -1,6 +1,6 @@
-import type { Clock } from './clock.js';
+import type { Clock } from '../clock.js';
+import type { ClientEmitter } from '../events.js';
 import { Deadlines } from './deadlines.js';
-import type { ClientEmitter } from './events.js';
 import { MemoryState, type RateBudget, type Reservation, type SharedState } from './shared-state.js';
 
 /** The `rateLimit` option: a plan by name, a rate, or `false` (no pacing, the default). */

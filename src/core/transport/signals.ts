@@ -1,4 +1,4 @@
-import { APIUserAbortError } from './errors.js';
+import { APIUserAbortError } from '../errors.js';
 
 // One abort listener per caller signal, whatever the number of calls it is passed to: a signal shared
 // by every call of a long-lived worker would otherwise collect a listener (or, through

@@ -1,22 +1,22 @@
 import ky, { type KyInstance, type Options } from 'ky';
-import { Attempts } from './attempts.js';
-import { CallbackCredential, type Credential, StaticCredential, TokenCache } from './auth.js';
-import { parseJson, parseLenient } from './body.js';
-import type { Clock } from './clock.js';
-import { type ApiVersion, ValidationError } from './errors.js';
-import type { ClientEmitter } from './events.js';
+import { CallbackCredential, type Credential, StaticCredential, TokenCache } from '../auth/credentials.js';
+import { fingerprint } from '../auth/fingerprint.js';
+import { requestToken } from '../auth/request-token.js';
+import { SharedTokenSource } from '../auth/shared-token.js';
+import type { Clock } from '../clock.js';
+import { type ApiVersion, ValidationError } from '../errors.js';
+import type { ClientEmitter } from '../events.js';
+import { type ClientOptions, DEFAULTS, validateHeaders, validateRequestOptions } from '../options.js';
+import { budgetOf, Pacer, SharedStateGuard } from '../pacing/pacer.js';
+import { mergeHeaders } from '../request/headers.js';
+import { resolveTarget } from '../request/route.js';
+import { parseJson, parseLenient } from '../response/body.js';
+import type { HttpMethod, RawRequest, RequestOptions, Transport } from '../types.js';
 import { type Exchange, METHODS, methodOf, readText } from './exchange.js';
 import { failure } from './failure.js';
-import { fingerprint } from './fingerprint.js';
-import { mergeHeaders } from './headers.js';
-import { type ClientOptions, DEFAULTS, validateHeaders, validateRequestOptions } from './options.js';
-import { budgetOf, Pacer, SharedStateGuard } from './pacing.js';
-import { requestToken } from './request-token.js';
-import { resolveTarget } from './route.js';
-import { SharedTokenSource } from './shared-token.js';
+import { Attempts } from './hooks.js';
 import { shouldRetry } from './should-retry.js';
 import { follow } from './signals.js';
-import type { HttpMethod, RawRequest, RequestOptions, Transport } from './transport.js';
 
 /**
  * The one place requests are made. ky does the HTTP mechanics — the attempt loop, the per-attempt

@@ -1,4 +1,4 @@
-import type { QueryValue } from './transport.js';
+import type { QueryValue } from '../types.js';
 
 /** Appends `path` to `base` keeping any path prefix of `base` (`new URL('/v2/x', base)` would drop it). */
 export function joinUrl(base: string, path: string): string {

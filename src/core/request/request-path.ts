@@ -1,4 +1,4 @@
-import { type ApiVersion, ValidationError } from './errors.js';
+import { type ApiVersion, ValidationError } from '../errors.js';
 
 /** Longest part of a refused path echoed in the error message. */
 const ECHO_LIMIT = 80;

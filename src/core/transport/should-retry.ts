@@ -1,11 +1,11 @@
 import { HTTPError } from 'ky';
-import type { Credential } from './auth.js';
-import { discard } from './body.js';
-import type { Clock } from './clock.js';
-import { TelephonyError } from './errors.js';
+import type { Credential } from '../auth/credentials.js';
+import type { SharedTokenSource } from '../auth/shared-token.js';
+import type { Clock } from '../clock.js';
+import { TelephonyError } from '../errors.js';
+import { discard } from '../response/body.js';
 import { type Exchange, outcomeOf } from './exchange.js';
 import { decideRetry } from './retry.js';
-import type { SharedTokenSource } from './shared-token.js';
 
 /**
  * ky asks this for every failed attempt: `true` retries after `exchange.delayMs`, `false` gives up.

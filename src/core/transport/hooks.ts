@@ -1,8 +1,8 @@
 import type { Hooks } from 'ky';
-import type { Clock } from './clock.js';
-import type { ClientEmitter } from './events.js';
+import type { Clock } from '../clock.js';
+import type { ClientEmitter } from '../events.js';
+import { type Pacer, SAFETY_MS } from '../pacing/pacer.js';
 import { type Exchange, exchangeOf, overBudget } from './exchange.js';
-import { type Pacer, SAFETY_MS } from './pacing.js';
 import { parseRetryAfter } from './retry.js';
 import { abortable, userAbort } from './signals.js';
 

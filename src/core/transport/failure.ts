@@ -1,6 +1,5 @@
 import { HTTPError, TimeoutError } from 'ky';
-import { parseErrorBody } from './body.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../clock.js';
 import {
   APIConnectionError,
   APIError,
@@ -9,9 +8,10 @@ import {
   AuthenticationError,
   errorFromResponse,
   TelephonyError,
-} from './errors.js';
+} from '../errors.js';
+import { parseErrorBody } from '../response/body.js';
+import { redact } from '../response/redact.js';
 import { type Exchange, readText, timedOut } from './exchange.js';
-import { redact } from './redact.js';
 import { failureCodes, parseRetryAfter } from './retry.js';
 import { userAbort } from './signals.js';
 

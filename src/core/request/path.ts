@@ -1,4 +1,4 @@
-import { ValidationError } from './errors.js';
+import { ValidationError } from '../errors.js';
 
 /** One id, named by its parameter: `{ userId }`. */
 type NamedId = Record<string, string>;

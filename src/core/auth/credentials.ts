@@ -1,5 +1,5 @@
-import type { Clock } from './clock.js';
-import { ResponseValidationError, TelephonyError } from './errors.js';
+import type { Clock } from '../clock.js';
+import { ResponseValidationError, TelephonyError } from '../errors.js';
 
 /** What a successful token request gave. */
 export interface IssuedToken {
