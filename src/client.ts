@@ -3,22 +3,8 @@ import { ValidationError } from './core/errors.js';
 import { ClientEmitter, type ClientEvents, type ClientListener } from './core/events.js';
 import { type ClientOptions, isBrowser, validateOptions } from './core/options.js';
 import { HttpTransport } from './core/transport/http.js';
-import type { HttpMethod, QueryValue, RequestOptions, Transport } from './core/types.js';
+import type { RequestOptions, RequestSpec, Transport } from './core/types.js';
 import { Calls, Stats, Users, Webhooks } from './resources/index.js';
-
-/** A request to any documented path, for operations the SDK has no method for. */
-export interface RequestSpec {
-  /** HTTP method, any case. A POST is retried only on 429 or a connection that never opened. */
-  method: HttpMethod | Lowercase<HttpMethod>;
-  /** Starts with `/v2/` or `/v1/`: picks the address, the credential and the error shape. */
-  path: string;
-  /** Query parameters, wire names as is; `undefined` and `null` are left out, a `Date` is sent as ISO 8601. */
-  query?: Record<string, QueryValue> | undefined;
-  /** Sent as JSON. */
-  body?: unknown;
-  /** Extra request headers; they cannot replace `Authorization`. */
-  headers?: Record<string, string> | undefined;
-}
 
 /**
  * Client of the telephony service. Credentials stay in private fields: they never appear in

@@ -1,4 +1,4 @@
-export { type RequestSpec, TelephonyClient } from './client.js';
+export { TelephonyClient } from './client.js';
 export type { Clock } from './core/clock.js';
 // Listed, not `export *`: errorFromResponse is the transport's internal factory, not public API.
 export {
@@ -30,8 +30,15 @@ export type {
   TokenEvent,
 } from './core/events.js';
 export type { ClientOptions } from './core/options.js';
-export type { RateLimit } from './core/pacing/pacer.js';
+export type { RateLimit } from './core/pacing/plans.js';
 export type { RateBudget, Reservation, SharedState, SharedToken } from './core/pacing/shared-state.js';
-export type { HttpMethod, QueryValue, RawRequest, RequestOptions, Transport } from './core/types.js';
+export type {
+  HttpMethod,
+  QueryValue,
+  RawRequest,
+  RequestOptions,
+  RequestSpec,
+  Transport,
+} from './core/types.js';
 export * from './resources/index.js';
 export * from './webhooks/index.js';

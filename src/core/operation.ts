@@ -1,6 +1,8 @@
 import type * as z from 'zod/mini';
+import { operationName } from './request/method.js';
+import { validateParams } from './request/params.js';
 import { unwrapSuccess } from './response/envelope.js';
-import { parseResponse, validateParams } from './response/schema.js';
+import { parseResponse } from './response/guard.js';
 import type { HttpMethod, QueryValue, RequestOptions, Transport } from './types.js';
 
 type AnySchema = z.core.$ZodType;
@@ -18,9 +20,6 @@ export interface OperationSpec<Data extends AnySchema, Result> {
   /** Picks the result out of the checked `data` (`(data) => data.call`). */
   result: (data: z.output<Data>) => Result;
 }
-
-/** `"GET /v2/calls/recent"`: how messages name an operation. */
-export const operationName = (spec: { method: HttpMethod; path: string }) => `${spec.method} ${spec.path}`;
 
 /**
  * Validates params (a `ValidationError` rejects and nothing is sent), sends, unwraps the envelope

@@ -1,6 +1,6 @@
 import type { Clock } from './clock.js';
 import { ValidationError } from './errors.js';
-import { PLANS, type RateLimit } from './pacing/pacer.js';
+import { PLANS, type RateLimit } from './pacing/plans.js';
 import type { SharedState } from './pacing/shared-state.js';
 import type { RequestOptions } from './types.js';
 

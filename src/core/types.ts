@@ -26,18 +26,22 @@ export interface RequestOptions {
 /** A query-string value: `undefined` and `null` are left out, a `Date` is sent as ISO 8601. */
 export type QueryValue = string | number | boolean | Date | null | undefined;
 
-/** One logical request. `path` starts with `/v2/` or `/v1/`, which picks address, credential and error shape. */
-export interface RawRequest {
-  /** HTTP method, any case (`'post'` is POST). */
+/** A request to any documented path: `client.request`'s argument, and what resources hand the transport. */
+export interface RequestSpec {
+  /** HTTP method, any case (`'post'` is POST). A POST is retried only on 429 or a connection that never opened. */
   method: HttpMethod | Lowercase<HttpMethod>;
-  /** `/v2/...` or `/v1/...`, appended to `baseUrl` or `baseUrlV1`. */
+  /** Starts with `/v2/` or `/v1/`, appended to `baseUrl` or `baseUrlV1`: picks the address, the credential and the error shape. */
   path: string;
-  /** Serialized by the transport: `undefined` and `null` dropped, `Date` as ISO 8601. */
+  /** Query parameters, wire names as is; `undefined` and `null` are left out, a `Date` is sent as ISO 8601. */
   query?: Record<string, QueryValue> | undefined;
   /** Sent as JSON (`Date` values become ISO 8601 through `toJSON`). */
   body?: unknown;
   /** Extra request headers; they cannot replace `Authorization`. */
   headers?: Record<string, string> | undefined;
+}
+
+/** One logical request as the transport takes it: a {@link RequestSpec} and what custom resources may add. */
+export interface RawRequest extends RequestSpec {
   /**
    * Values the request carries that no error may show, as the client's credentials are not (a
    * webhook signing secret in the body): an answer echoing one has it replaced by `[redacted]`.

@@ -8,9 +8,9 @@ import {
   offsetPages,
   type PagePromise,
 } from '../core/response/pagination.js';
-import { e164, httpUrl, intBetween, isoDate, openEnum } from '../core/response/schema.js';
 import type { RequestOptions } from '../core/types.js';
 import { CALL_STATUSES, type CallStatus } from '../shared/call-status.js';
+import { e164, httpUrl, intBetween, isoDate, openEnum } from './fields.js';
 import { APIResource } from './resource.js';
 
 const CallStatusSchema = openEnum(CALL_STATUSES);

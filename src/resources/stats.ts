@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { runOperation } from '../core/operation.js';
-import { isoDate } from '../core/response/schema.js';
 import type { RequestOptions } from '../core/types.js';
+import { isoDate } from './fields.js';
 import { APIResource } from './resource.js';
 
 /** One day of `by_day`. */

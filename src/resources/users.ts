@@ -7,8 +7,8 @@ import {
   numberedPages,
   type PagePromise,
 } from '../core/response/pagination.js';
-import { emailAddress, intBetween, openEnum } from '../core/response/schema.js';
 import type { RequestOptions } from '../core/types.js';
+import { emailAddress, intBetween, openEnum } from './fields.js';
 import { APIResource } from './resource.js';
 
 const ROLES = ['admin', 'user', 'guest'] as const;

@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
+import { validateParams } from '../core/request/params.js';
 import { isRecord } from '../core/response/envelope.js';
-import { httpUrl, validateParams } from '../core/response/schema.js';
 import type { RequestOptions } from '../core/types.js';
 import type { WebhookEventType } from '../webhooks/events.js';
+import { httpUrl } from './fields.js';
 import { APIResource } from './resource.js';
 
 /** Body of `POST /v2/webhooks`. */

@@ -1,12 +1,12 @@
 import { ValidationError } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import { joinUrl } from '../request/url.js';
-import { type IssuedToken, issuedToken } from './credentials.js';
+import { type IssuedToken, issuedToken } from './token-cache.js';
 
 const TOKEN_PATH = '/v2/oauth/token';
 
 /** Sends a form as a POST outside any call (HttpTransport's) and resolves to its answer's JSON. */
-type FormPost = (url: string, operation: string, form: string) => Promise<unknown>;
+export type FormPost = (url: string, operation: string, form: string) => Promise<unknown>;
 
 /** The client-credentials token request. */
 export async function requestToken(

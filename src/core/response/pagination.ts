@@ -5,10 +5,11 @@
  */
 import * as z from 'zod/mini';
 import { TelephonyError } from '../errors.js';
-import { operationName } from '../operation.js';
+import { operationName } from '../request/method.js';
+import { validateParams } from '../request/params.js';
 import type { HttpMethod, QueryValue, RequestOptions, Transport } from '../types.js';
 import { unwrapSuccess } from './envelope.js';
-import { parseResponse, validateParams } from './schema.js';
+import { parseResponse } from './guard.js';
 
 type Query = Record<string, QueryValue>;
 

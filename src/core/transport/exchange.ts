@@ -1,29 +1,14 @@
-import { HTTPError, TimeoutError } from 'ky';
 import type { Credential } from '../auth/credentials.js';
-import {
-  APIConnectionError,
-  APITimeoutError,
-  RateLimitError,
-  type TelephonyError,
-  ValidationError,
-} from '../errors.js';
-import { collectText } from '../response/body.js';
 import type { HttpMethod } from '../types.js';
-import { failureCodes, type Outcome, parseRetryAfter, provablyNeverSent } from './retry.js';
-import { type Link, userAbort } from './signals.js';
+import type { Link } from './signals.js';
 
-export const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-
-/** One logical request while ky runs its attempts: what the hooks and the retry policy need to know. */
-export interface Exchange {
+/** What a call is, fixed before its first attempt. */
+export interface ExchangeInit {
   method: HttpMethod;
   url: string;
   operation: string;
-  /** POSTs are not, except the token request (see retry.ts). */
-  idempotent: boolean;
+  /** `undefined` for the token request, which carries its credential in the form. */
   credential: Credential | undefined;
-  /** The bearer value the current attempt carries. */
-  bearer: string | undefined;
   /** Values of the request that no error may show (a webhook signing secret). */
   secrets: ReadonlyArray<string | undefined>;
   /** Whose rate budget the call uses (`<account>:v2`); `undefined` for the token request. */
@@ -33,95 +18,109 @@ export interface Exchange {
   timeout: number;
   maxRetries: number;
   maxRetryAfterMs: number;
-  /** Retries made for the policy's reasons; the one repeat after a 401 is not among them. */
-  retries: number;
-  refreshed: boolean;
-  /** Set by the policy for the wait before the next attempt. */
-  delayMs: number;
-  reason: string;
-  /** When the current attempt's fetch started (wall clock: the deadline runs on real timers). */
-  startedAt: number;
-  /** The attempt whose answer was last reported by a `'response'` event. */
-  reported: number;
-  attempt: number;
-}
-
-export const exchangeOf = (options: { context: Record<string, unknown> }) =>
-  options.context.exchange as Exchange;
-
-/** `'post'` and `'Post'` are POST, so the retry policy recognises them; an unknown method is refused. */
-export function methodOf(method: string): HttpMethod {
-  const upper = typeof method === 'string' ? (method.toUpperCase() as HttpMethod) : undefined;
-  if (upper !== undefined && METHODS.includes(upper)) return upper;
-  throw new ValidationError(`Unsupported method ${String(method).slice(0, 16)}: use ${METHODS.join(', ')}`, [
-    { path: 'method', message: `must be one of ${METHODS.join(', ')}` },
-  ]);
-}
-
-/** What a failed attempt produced, for the retry policy. */
-export function outcomeOf(error: Error, now: number): Outcome {
-  if (error instanceof HTTPError) {
-    const { status, headers } = error.response;
-    return { kind: 'status', status, retryAfterMs: parseRetryAfter(headers.get('retry-after'), now) };
-  }
-  if (error instanceof TimeoutError) return { kind: 'timeout' };
-  return { kind: 'connection', neverSent: provablyNeverSent(failureCodes(error)) };
-}
-
-export function timedOut(exchange: Exchange): APITimeoutError {
-  return new APITimeoutError(`${exchange.operation} timed out after ${exchange.timeout} ms`);
-}
-
-/** A call that would wait longer than `maxRetryAfter` for budget fails at once, as a 429 would. */
-export function overBudget(exchange: Exchange, waitMs: number): RateLimitError {
-  const seconds = Math.ceil(waitMs / 1000);
-  return new RateLimitError({
-    status: 429,
-    code: 'rate_budget_exhausted',
-    message: `the rate budget (rateLimit) frees a slot in ${seconds} s, longer than maxRetryAfter (${exchange.maxRetryAfterMs / 1000} s); nothing was sent`,
-    headers: {},
-    body: undefined,
-    apiVersion: exchange.scope?.endsWith(':v1') ? 'v1' : 'v2',
-    operation: exchange.operation,
-    retryAfter: seconds,
-  });
 }
 
 /**
- * An answer's body as text, within what is left of the attempt's deadline: a body that stalls after
- * its headers fails the call with `APITimeoutError` instead of hanging it, and the caller's abort
- * stops it with `APIUserAbortError`. The SDK holds the reader, so it cancels the stream itself:
- * that needs no signal on the request, and works with a fetch (a custom one, a mock) that ignores
- * an abort once it has handed the body over.
+ * One logical request while ky runs its attempts — what the hooks and the retry decision share,
+ * reached through ky's `context`. It changes only through its transitions: {@link startAttempt},
+ * {@link answered}, {@link retryAfter} / {@link repeatAfter401} (decided by retry.ts) and
+ * {@link beginRetry}.
  */
-export function readText(exchange: Exchange, response: Response): Promise<string> {
-  const { body } = response;
-  if (body === null) return Promise.resolve('');
-  const signal = exchange.link?.controller.signal;
-  if (signal?.aborted) return Promise.reject(userAbort(signal));
-  const reader = body.getReader();
-  return new Promise<string>((resolve, reject) => {
-    const stop = (error: TelephonyError) => {
-      reader.cancel().catch(() => {});
-      reject(error);
-    };
-    const onAbort = () => stop(userAbort(signal));
-    const timer = setTimeout(
-      () => stop(timedOut(exchange)),
-      Math.max(0, exchange.startedAt + exchange.timeout - Date.now()),
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-    collectText(reader)
-      .then(resolve, (error: unknown) =>
-        reject(
-          new APIConnectionError(`${exchange.operation}: the response body could not be read`, {
-            cause: error,
-          }),
-        ),
-      )
-      .finally(() => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      });
-  });
+export class Exchange implements ExchangeInit {
+  readonly method: HttpMethod;
+  readonly url: string;
+  readonly operation: string;
+  readonly credential: Credential | undefined;
+  readonly secrets: ReadonlyArray<string | undefined>;
+  readonly scope: string | undefined;
+  readonly link: Link | undefined;
+  readonly timeout: number;
+  readonly maxRetries: number;
+  readonly maxRetryAfterMs: number;
+  /** POSTs are not, except the token request (see retry.ts). */
+  readonly idempotent: boolean;
+  /** The attempt under way, 0 for the first: every retry and the one repeat after a 401 add one. */
+  #attempt = 0;
+  #refreshed = false;
+  #bearer: string | undefined;
+  /** When the current attempt's fetch started (wall clock: the deadline runs on real timers). */
+  #startedAt = 0;
+  #answered = -1;
+  #wait = { delayMs: 0, reason: '' };
+
+  constructor(init: ExchangeInit) {
+    this.method = init.method;
+    this.url = init.url;
+    this.operation = init.operation;
+    this.credential = init.credential;
+    this.secrets = init.secrets;
+    this.scope = init.scope;
+    this.link = init.link;
+    this.timeout = init.timeout;
+    this.maxRetries = init.maxRetries;
+    this.maxRetryAfterMs = init.maxRetryAfterMs;
+    this.idempotent = init.method !== 'POST' || init.credential === undefined;
+  }
+
+  get attempt(): number {
+    return this.#attempt;
+  }
+
+  /** Retries made for the policy's reasons: the one repeat after a 401 is not among them. */
+  get retries(): number {
+    return this.#attempt - (this.#refreshed ? 1 : 0);
+  }
+
+  /** The bearer value the current attempt carries. */
+  get bearer(): string | undefined {
+    return this.#bearer;
+  }
+
+  get startedAt(): number {
+    return this.#startedAt;
+  }
+
+  /** The wait and its reason, decided for the retry ky is about to make. */
+  get wait(): { readonly delayMs: number; readonly reason: string } {
+    return this.#wait;
+  }
+
+  /** The call's own signal, aborted with the caller's. */
+  get signal(): AbortSignal | undefined {
+    return this.link?.controller.signal;
+  }
+
+  /** An attempt leaves now, carrying `bearer` (when it has a credential). */
+  startAttempt(bearer: string | undefined): void {
+    if (bearer !== undefined) this.#bearer = bearer;
+    this.#startedAt = Date.now();
+  }
+
+  /** The current attempt got an HTTP answer: `true` the first time, so it is reported once. */
+  answered(): boolean {
+    if (this.#answered === this.#attempt) return false;
+    this.#answered = this.#attempt;
+    return true;
+  }
+
+  /** The retry decision said yes: wait `delayMs` before the next attempt. */
+  retryAfter(delayMs: number, reason: string): void {
+    this.#wait = { delayMs, reason };
+  }
+
+  /** Whether the credential may be refreshed and the attempt repeated once after a 401: once per call. */
+  mayRepeatAfter401(): boolean {
+    return !this.#refreshed && this.credential !== undefined && this.#bearer !== undefined;
+  }
+
+  /** A 401 to a refreshable credential: repeat at once with a new token. */
+  repeatAfter401(): void {
+    this.#refreshed = true;
+    this.#wait = { delayMs: 0, reason: 'status 401' };
+  }
+
+  /** ky starts the retry decided: the next attempt is under way. */
+  beginRetry(): void {
+    this.#attempt++;
+  }
 }

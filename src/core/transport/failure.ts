@@ -11,7 +11,8 @@ import {
 } from '../errors.js';
 import { parseErrorBody } from '../response/body.js';
 import { redact } from '../response/redact.js';
-import { type Exchange, readText, timedOut } from './exchange.js';
+import type { Exchange } from './exchange.js';
+import { readText, timedOut } from './read-body.js';
 import { failureCodes, parseRetryAfter } from './retry.js';
 import { userAbort } from './signals.js';
 
@@ -26,7 +27,7 @@ export async function failure(
   secrets: ReadonlyArray<string | undefined>,
   version: ApiVersion,
 ): Promise<TelephonyError> {
-  const signal = exchange.link?.controller.signal;
+  const signal = exchange.signal;
   if (error instanceof TelephonyError) return error;
   if (signal?.aborted) return userAbort(signal);
   if (error instanceof HTTPError) {

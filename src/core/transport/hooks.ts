@@ -1,43 +1,47 @@
 import type { Hooks } from 'ky';
 import type { Clock } from '../clock.js';
+import { RateLimitError } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
-import { type Pacer, SAFETY_MS } from '../pacing/pacer.js';
-import { type Exchange, exchangeOf, overBudget } from './exchange.js';
-import { parseRetryAfter } from './retry.js';
+import type { Pacing } from '../pacing/pacing.js';
+import { SAFETY_MS } from '../pacing/plans.js';
+import type { Exchange } from './exchange.js';
+import { parseRetryAfter, waitBeforeRetry } from './retry.js';
 import { abortable, userAbort } from './signals.js';
 
+const exchangeOf = (options: { context: Record<string, unknown> }) => options.context.exchange as Exchange;
+
 /**
- * What happens around each attempt ky makes (HttpTransport's hooks): the credential and the rate
- * budget before it, a 429's pause, the wait before a retry, and the `'request'`, `'response'`,
- * `'retry'` and `'throttle'` events.
+ * ky's hooks, asked around every attempt of every call (the call is ky's `context.exchange`): the
+ * credential and the rate budget before an attempt, the `'response'` event and a 429's pause after
+ * an error answer, and the wait before a retry (retry.ts). Emits `'request'`, `'response'`,
+ * `'retry'` and `'throttle'`.
  */
-export class Attempts {
+export class AttemptHooks {
   readonly #clock: Clock;
   readonly #events: ClientEmitter;
-  readonly #pacer: Pacer;
+  readonly #pacing: Pacing;
 
-  /** ky's hooks, asked around every attempt. */
   readonly hooks: Hooks = {
     beforeRequest: [(request, options) => this.#beforeAttempt(exchangeOf(options), request)],
     beforeError: [
       (error) => {
         const exchange = exchangeOf(error.options);
-        this.reportAnswer(exchange, error.response);
+        this.answered(exchange, error.response);
         this.#pauseOn429(exchange, error.response);
         return error;
       },
     ],
-    beforeRetry: [({ options }) => this.#wait(exchangeOf(options))],
+    beforeRetry: [({ options }) => waitBeforeRetry(exchangeOf(options), this.#clock, this.#events)],
   };
 
-  constructor(clock: Clock, events: ClientEmitter, pacer: Pacer) {
+  constructor(clock: Clock, events: ClientEmitter, pacing: Pacing) {
     this.#clock = clock;
     this.#events = events;
-    this.#pacer = pacer;
+    this.#pacing = pacing;
   }
 
   #beforeAttempt(exchange: Exchange, request: Request): Promise<void> | undefined {
-    const signal = exchange.link?.controller.signal;
+    const signal = exchange.signal;
     if (signal?.aborted) throw userAbort(signal);
     const bearer = exchange.credential?.bearer();
     if (typeof bearer === 'object')
@@ -56,16 +60,16 @@ export class Attempts {
     // The safety second is the client's own, not the service's: it does not count against the cap.
     const maxWaitMs = exchange.maxRetryAfterMs + SAFETY_MS;
     const reservation =
-      exchange.scope === undefined ? undefined : this.#pacer.reserve(exchange.scope, maxWaitMs);
-    if (reservation === undefined) return this.#startAttempt(exchange, request, bearer);
-    const signal = exchange.link?.controller.signal;
+      exchange.scope === undefined ? undefined : this.#pacing.reserve(exchange.scope, maxWaitMs);
+    if (reservation === undefined) return this.#start(exchange, request, bearer);
+    const signal = exchange.signal;
     return abortable(reservation, signal).then(({ waitMs, reason }) => {
       if (waitMs > maxWaitMs) throw overBudget(exchange, waitMs);
       // No wait (the usual case): the attempt starts in this step, without one more promise.
-      if (waitMs <= 0 || reason === undefined) return this.#startAttempt(exchange, request, bearer);
+      if (waitMs <= 0 || reason === undefined) return this.#start(exchange, request, bearer);
       this.#events.emit('throttle', { waitMs, reason });
       return this.#clock.sleep(waitMs, signal).then(
-        () => this.#startAttempt(exchange, request, bearer),
+        () => this.#start(exchange, request, bearer),
         () => {
           throw userAbort(signal);
         },
@@ -73,27 +77,23 @@ export class Attempts {
     });
   }
 
-  /** A 429's `Retry-After` pauses the account for every client sharing the state. */
-  #pauseOn429(exchange: Exchange, response: Response): void {
-    if (response.status !== 429 || exchange.scope === undefined) return;
-    const ms = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
-    if (ms !== undefined && ms > 0) void this.#pacer.pause(exchange.scope, ms);
-  }
-
-  #startAttempt(exchange: Exchange, request: Request, bearer: string | undefined): undefined {
-    if (bearer !== undefined) {
-      exchange.bearer = bearer;
-      request.headers.set('authorization', `Bearer ${bearer}`);
-    }
-    exchange.startedAt = Date.now();
+  #start(exchange: Exchange, request: Request, bearer: string | undefined): undefined {
+    if (bearer !== undefined) request.headers.set('authorization', `Bearer ${bearer}`);
+    exchange.startAttempt(bearer);
     this.#events.emit('request', { method: exchange.method, url: exchange.url, attempt: exchange.attempt });
     return undefined;
   }
 
+  /** A 429's `Retry-After` pauses the account for every client sharing the state. */
+  #pauseOn429(exchange: Exchange, response: Response): void {
+    if (response.status !== 429 || exchange.scope === undefined) return;
+    const ms = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
+    if (ms !== undefined && ms > 0) void this.#pacing.pause(exchange.scope, ms);
+  }
+
   /** Emits `'response'` once per attempt that got an HTTP answer. */
-  reportAnswer(exchange: Exchange, response: Response): void {
-    if (exchange.reported === exchange.attempt) return;
-    exchange.reported = exchange.attempt;
+  answered(exchange: Exchange, response: Response): void {
+    if (!exchange.answered()) return;
     this.#events.emit('response', {
       method: exchange.method,
       url: exchange.url,
@@ -102,17 +102,19 @@ export class Attempts {
       durationMs: Date.now() - exchange.startedAt,
     });
   }
+}
 
-  async #wait(exchange: Exchange): Promise<void> {
-    const { method, url, attempt, delayMs, reason } = exchange;
-    this.#events.emit('retry', { method, url, attempt, delayMs, reason });
-    exchange.attempt++;
-    if (delayMs === 0) return;
-    const signal = exchange.link?.controller.signal;
-    try {
-      await this.#clock.sleep(delayMs, signal);
-    } catch {
-      throw userAbort(signal);
-    }
-  }
+/** A call that would wait longer than `maxRetryAfter` for budget fails at once, as a 429 would. */
+function overBudget(exchange: Exchange, waitMs: number): RateLimitError {
+  const seconds = Math.ceil(waitMs / 1000);
+  return new RateLimitError({
+    status: 429,
+    code: 'rate_budget_exhausted',
+    message: `the rate budget (rateLimit) frees a slot in ${seconds} s, longer than maxRetryAfter (${exchange.maxRetryAfterMs / 1000} s); nothing was sent`,
+    headers: {},
+    body: undefined,
+    apiVersion: exchange.scope?.endsWith(':v1') ? 'v1' : 'v2',
+    operation: exchange.operation,
+    retryAfter: seconds,
+  });
 }

@@ -1,5 +1,5 @@
 /**
- * Retry policy — what is retried, and why.
+ * The retry decision, whole: what is retried, after how long, and how ky is told.
  *
  * - GET, PUT, PATCH, DELETE and the token request are retried on 408, 429 and 5xx answers, on
  *   per-attempt timeouts and on connection failures: repeating them cannot do anything twice.
@@ -13,8 +13,81 @@
  * - `Retry-After` (seconds or HTTP-date) on 429/503 is waited exactly. Longer than `maxRetryAfter`
  *   seconds: no wait, the call fails at once (`RateLimitError` with `retryAfter` for a 429).
  * - A 401 answered to a refreshable credential is repeated once with a new token; that repeat does
- *   not count as a retry (see should-retry.ts).
+ *   not count as a retry, and ky's `limit` has room for it.
+ *
+ * How ky asks (ky 1.14, `#calculateRetryDelay`), for every failed attempt, in this order: its
+ * `limit` → its `methods` → {@link shouldRetry} → (only when that answers neither true nor false,
+ * which it never does) its own timeout, status-code and Retry-After rules. So every method is in
+ * `methods` and POST is refused here; `true` makes ky retry after its own delay, which is 0: the
+ * wait is {@link waitBeforeRetry}, ky's `beforeRetry` hook, on the client's `Clock` — a test's fake
+ * clock or the sandbox's manual clock governs it, and the `'retry'` event reports it before it starts.
  */
+import { HTTPError, type RetryOptions, TimeoutError } from 'ky';
+import type { Clock } from '../clock.js';
+import { TelephonyError } from '../errors.js';
+import type { ClientEmitter } from '../events.js';
+import { METHODS } from '../request/method.js';
+import type { Exchange } from './exchange.js';
+import { discard } from './read-body.js';
+import { userAbort } from './signals.js';
+
+/** The retry options every call shares (`ky.create`). */
+export const KY_RETRY: RetryOptions = { methods: METHODS.map((m) => m.toLowerCase()), delay: () => 0 };
+
+/** The retry options of one call: room for the 401 repeat beyond `maxRetries`, and the decision. */
+export function retryOptions(exchange: Exchange, clock: Clock): RetryOptions {
+  return {
+    limit: exchange.maxRetries + (exchange.credential?.refreshable ? 1 : 0),
+    shouldRetry: ({ error }) => shouldRetry(exchange, error, clock),
+  };
+}
+
+/** ky asks this for every failed attempt: `true` retries after {@link Exchange.wait}, `false` gives up. */
+function shouldRetry(exchange: Exchange, error: Error, clock: Clock): boolean | Promise<boolean> {
+  if (error instanceof TelephonyError || exchange.signal?.aborted) return false;
+  const answer = error instanceof HTTPError ? error.response : undefined;
+  if (answer?.status === 401 && exchange.mayRepeatAfter401()) {
+    const again = exchange.credential?.invalidate(exchange.bearer as string);
+    if (again !== false && again !== undefined) {
+      exchange.repeatAfter401();
+      discard(answer);
+      // A shared token is dropped from the shared state first, so the repeat cannot read it back.
+      return again === true ? true : again;
+    }
+  }
+  const decision = decideRetry(
+    outcomeOf(error, clock.now()),
+    exchange.retries,
+    exchange.maxRetries,
+    exchange.idempotent,
+    exchange.maxRetryAfterMs,
+    Math.random(),
+  );
+  if (!decision.retry) return false;
+  exchange.retryAfter(decision.delayMs, decision.reason);
+  // The answer of an attempt that is retried is not read: free its connection.
+  if (answer !== undefined) discard(answer);
+  return true;
+}
+
+/** ky's `beforeRetry`: the `'retry'` event, then the wait the decision set, on the client's clock. */
+export async function waitBeforeRetry(
+  exchange: Exchange,
+  clock: Clock,
+  events: ClientEmitter,
+): Promise<void> {
+  const { method, url, attempt } = exchange;
+  const { delayMs, reason } = exchange.wait;
+  events.emit('retry', { method, url, attempt, delayMs, reason });
+  exchange.beginRetry();
+  if (delayMs === 0) return;
+  const signal = exchange.signal;
+  try {
+    await clock.sleep(delayMs, signal);
+  } catch {
+    throw userAbort(signal);
+  }
+}
 
 /** What one attempt produced. */
 export type Outcome =
@@ -29,7 +102,18 @@ const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 8_000;
 const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
+/** What a failed attempt produced, as ky threw it. */
+function outcomeOf(error: Error, now: number): Outcome {
+  if (error instanceof HTTPError) {
+    const { status, headers } = error.response;
+    return { kind: 'status', status, retryAfterMs: parseRetryAfter(headers.get('retry-after'), now) };
+  }
+  if (error instanceof TimeoutError) return { kind: 'timeout' };
+  return { kind: 'connection', neverSent: provablyNeverSent(failureCodes(error)) };
+}
+
 /**
+ * The rules above, pure.
  * @param retriesDone retries already made (0 after the first attempt)
  * @param idempotent false for POST (except the token request)
  * @param random a number in [0, 1)

@@ -1,7 +1,7 @@
 import { ResponseValidationError, ValidationError } from 'telephony-sdk';
 import { beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { parseResponse } from '../../../src/core/response/schema.js';
+import { parseResponse } from '../../../src/core/response/guard.js';
 import { recentCallsBody } from '../../fixtures/calls.js';
 import { BASE, testClient, tokenHandler } from '../../helpers/client.js';
 import { server } from '../../helpers/server.js';

@@ -3,14 +3,8 @@ import fc from 'fast-check';
 import { ResponseValidationError } from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import {
-  e164,
-  emailAddress,
-  intBetween,
-  isoDate,
-  openEnum,
-  parseResponse,
-} from '../../../src/core/response/schema.js';
+import { parseResponse } from '../../../src/core/response/guard.js';
+import { e164, emailAddress, intBetween, isoDate, openEnum } from '../../../src/resources/fields.js';
 
 type Schema = z.core.$ZodType;
 

@@ -1,7 +1,7 @@
 import type { Reservation, SharedState, SharedStateErrorEvent } from 'telephony-sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClientEmitter } from '../../../src/core/events.js';
-import { SharedStateGuard } from '../../../src/core/pacing/pacer.js';
+import { SharedStateGuard } from '../../../src/core/pacing/guard.js';
 import { MemoryState } from '../../../src/core/pacing/shared-state.js';
 import { fakeClock } from '../../helpers/clock.js';
 

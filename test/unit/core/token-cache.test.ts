@@ -1,12 +1,12 @@
 import { TelephonyError } from 'telephony-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CallbackCredential } from '../../../src/core/auth/credentials.js';
 import {
-  CallbackCredential,
   type IssuedToken,
   issuedToken,
   refreshBackoffMs,
   TokenCache,
-} from '../../../src/core/auth/credentials.js';
+} from '../../../src/core/auth/token-cache.js';
 import { ResponseValidationError } from '../../../src/core/errors.js';
 import { type FakeClock, fakeClock } from '../../helpers/clock.js';
 

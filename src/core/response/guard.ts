@@ -1,5 +1,5 @@
 /**
- * zod/mini helpers shared by every resource, and the one place responses are checked.
+ * The one place responses are checked.
  *
  * zod/mini keeps the bundle small but walks loose objects slowly (≈180 µs for a 100-call page).
  * So each response schema is compiled once, lazily, into a plain-JS guard that checks a value in
@@ -11,143 +11,10 @@
  * exception JSON cannot produce: a symbol key on a loose object is kept (zod drops it).
  */
 import * as z from 'zod/mini';
-import { ResponseValidationError, ValidationError, type ValidationIssue } from '../errors.js';
+import { ResponseValidationError } from '../errors.js';
+import { clip, joinPath, toIssues } from '../zod-issues.js';
 
 type AnySchema = z.core.$ZodType;
-
-/**
- * A string enum that stays open: unknown values from a newer service pass through, while editors
- * still suggest the documented ones (`'answered' | … | (string & {})`).
- */
-export function openEnum<const Values extends readonly string[]>(
-  _documented: Values,
-): z.ZodMiniType<Values[number] | (string & {})> {
-  return z.string() as unknown as z.ZodMiniType<Values[number] | (string & {})>;
-}
-
-const E164 = /^\+[1-9]\d{1,14}$/;
-const ISO_DATE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/;
-
-/**
- * ISO 8601 form and a real calendar date and time: `2024-02-30`, `T25:00` or an offset beyond
- * `±23:59` (RFC 3339's range: hours 00–23, minutes 00–59) are refused.
- */
-function isIsoDate(text: string): boolean {
-  const match = ISO_DATE.exec(text);
-  if (match === null) return false;
-  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = match
-    .slice(1)
-    .map((part) => Number(part ?? 0));
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return (
-    date.getUTCMonth() === month - 1 &&
-    date.getUTCDate() === day &&
-    hour <= 23 &&
-    minute <= 59 &&
-    second <= 59
-  );
-}
-
-/** A phone number in E.164 form (`+14155550123`). */
-export const e164 = () =>
-  z.string().check(z.regex(E164, { error: 'must be an E.164 number like +14155550123' }));
-
-/**
- * An e-mail address, checked only for its shape (`local@domain`, no spaces): SPEC.md types it as a
- * string, and a stricter pattern refuses real addresses (`josé@example.com`, `user@例え.jp`).
- */
-export const emailAddress = () =>
-  z.string().check(z.regex(/^[^\s@]+@[^\s@]+$/, { error: 'must be an e-mail address' }));
-
-const ISO_DATE_ERROR = 'must be an ISO 8601 date like 2024-01-31 or 2024-01-31T09:00:00Z';
-
-/** An ISO 8601 date or date-time string, or a valid `Date` (sent as ISO 8601). */
-export const isoDate = () =>
-  z.union([z.string().check(z.refine(isIsoDate, { error: ISO_DATE_ERROR })), z.date()], {
-    error: ISO_DATE_ERROR,
-  });
-
-/** An absolute `http:` or `https:` URL, with a host: `javascript:`, `file:` or a relative URL is refused. */
-export const httpUrl = () =>
-  z.url({ protocol: /^https?$/, error: 'must be an absolute URL like https://example.com/hooks' });
-
-/** An integer within bounds, for limits and page numbers. */
-export const intBetween = (min: number, max = Number.MAX_SAFE_INTEGER) =>
-  z.int().check(z.minimum(min), z.maximum(max));
-
-const UNLOCALIZED = 'Invalid input';
-
-/** Readable English for a zod issue (zod/mini ships no locale, so its own text is only "Invalid input"). */
-function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
-  // Optional fields never fail when absent, so an issue on `undefined` is a missing required field.
-  if (valueAt(input, issue.path) === undefined && issue.code !== 'unrecognized_keys') return 'is required';
-  if (issue.message !== UNLOCALIZED) return issue.message;
-  switch (issue.code) {
-    case 'invalid_type':
-      return `expected ${issue.expected}`;
-    case 'too_small':
-      return issue.origin === 'array'
-        ? `must have at least ${issue.minimum} item(s)`
-        : `must be ≥ ${issue.minimum}`;
-    case 'too_big':
-      return issue.origin === 'array'
-        ? `must have at most ${issue.maximum} item(s)`
-        : `must be ≤ ${issue.maximum}`;
-    case 'invalid_value':
-      return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
-    case 'invalid_format':
-      return `must be a valid ${issue.format}`;
-    case 'invalid_union':
-      return 'does not match any allowed form';
-    default:
-      return 'is invalid';
-  }
-}
-
-/** Longest part of an input echoed in an error (a 5 MB key must not make a 5 MB message). */
-const ECHO_LIMIT = 40;
-const clip = (text: string, limit = ECHO_LIMIT) => (text.length > limit ? `${text.slice(0, limit)}…` : text);
-
-const joinPath = (parts: ReadonlyArray<PropertyKey>) =>
-  parts
-    .map((part) => clip(String(part)))
-    .filter((part) => part !== '')
-    .join('.');
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let value = input;
-  for (const key of path) value = (value as Record<PropertyKey, unknown> | null | undefined)?.[key];
-  return value;
-}
-
-function toIssues(issues: readonly z.core.$ZodIssue[], input: unknown): ValidationIssue[] {
-  return issues.flatMap((issue) =>
-    // One issue per unknown key, so each typo is named where it is.
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({
-          path: joinPath([...issue.path, key]),
-          message: 'is not a known parameter',
-        }))
-      : [{ path: joinPath(issue.path), message: describeIssue(issue, input) }],
-  );
-}
-
-/**
- * Checks request params; throws `ValidationError` naming each bad field.
- */
-export function validateParams<Schema extends AnySchema>(
-  schema: Schema,
-  value: unknown,
-  operation: string,
-): z.output<Schema> {
-  const result = z.safeParse(schema, value);
-  if (result.success) return result.data;
-  const issues = toIssues(result.error.issues, value);
-  const summary = issues.map((issue) => `${issue.path || '(params)'} ${issue.message}`).join('; ');
-  // The operation carries the ids of the path: a long one is cut too.
-  throw new ValidationError(`${clip(operation, 100)}: invalid params: ${summary}`, issues);
-}
 
 /** Where and why a value failed a compiled guard; the path is built only on failure. */
 interface Failure {

@@ -1,0 +1,161 @@
+import type { Clock } from '../clock.js';
+import { ResponseValidationError } from '../errors.js';
+import { type Credential, isHeaderSafe } from './credentials.js';
+
+/** What a successful token request gave. */
+export interface IssuedToken {
+  access_token: string;
+  expires_in: number;
+  scope: string | undefined;
+}
+
+/**
+ * The token of a 2xx token answer, in SPEC.md's `{ data: {...} }` envelope or RFC 6749's bare form.
+ * An answer without `access_token` and `expires_in`, or whose `access_token` cannot go in an HTTP
+ * header (empty, control or non-Latin-1 character), is a `ResponseValidationError` (without the value).
+ */
+export function issuedToken(answer: unknown, operation: string): IssuedToken {
+  const parsed = answer as Record<string, unknown> | undefined;
+  const data = parsed?.data as Record<string, unknown> | undefined;
+  const payload = data?.access_token !== undefined ? data : parsed;
+  const accessToken = payload?.access_token;
+  const expiresIn = payload?.expires_in;
+  if (typeof accessToken !== 'string' || typeof expiresIn !== 'number') {
+    throw new ResponseValidationError(`${operation}: the token response lacks access_token or expires_in`, [
+      {
+        path: typeof accessToken !== 'string' ? 'access_token' : 'expires_in',
+        message: 'missing or wrong type',
+      },
+    ]);
+  }
+  if (!isHeaderSafe(accessToken)) {
+    // The value itself stays out: it may be a real token with one stray character.
+    throw new ResponseValidationError(`${operation}: the access_token cannot go in an HTTP header`, [
+      { path: 'access_token', message: 'empty, or a control or non-Latin-1 character' },
+    ]);
+  }
+  const scope = typeof payload?.scope === 'string' ? payload.scope : undefined;
+  return { access_token: accessToken, expires_in: expiresIn, scope };
+}
+
+/**
+ * Token renewal, for a token of lifetime L that expires at E:
+ * - before E − min(60 s, L/2): the cached token, synchronously;
+ * - advisory window, from E − min(60 s, L/2): the cached token, synchronously, and one background
+ *   refresh (unless one is running or the last one failed less than a backoff ago);
+ * - mandatory window, from E − min(10 s, L/6): callers wait for the refresh (unless the last one
+ *   failed less than a backoff ago: then the still-valid token without waiting); if it fails they
+ *   get the old token while it is valid;
+ * - expired or no token: callers wait for the refresh, even right after a failure; a failure
+ *   rejects them.
+ */
+const ADVISORY_MARGIN_MS = 60_000;
+const MANDATORY_MARGIN_MS = 10_000;
+/** After a failed refresh, no new one before 1 s, then 2 s, 4 s, … up to 30 s; a success resets it. */
+const BACKOFF_FIRST_MS = 1_000;
+const BACKOFF_MAX_MS = 30_000;
+
+/** How long to wait after the `failures`-th consecutive failed refresh (1-based). */
+export function refreshBackoffMs(failures: number): number {
+  return Math.min(BACKOFF_FIRST_MS * 2 ** Math.min(failures - 1, 30), BACKOFF_MAX_MS);
+}
+
+const ignore = () => {};
+
+/**
+ * OAuth client-credentials token, cached and renewed ahead of expiry (windows above). One refresh
+ * at a time, shared by every caller (single flight); its rejection reaches only callers waiting for
+ * it, never `unhandledRejection`. A generation counter stops a refresh that started before an
+ * `invalidate()` from installing its now-stale result. Time comes from the injected clock only.
+ */
+export class TokenCache implements Credential {
+  readonly refreshable = true;
+  readonly #request: () => Promise<IssuedToken>;
+  readonly #clock: Clock;
+  readonly #forget: ((token: string) => Promise<void>) | undefined;
+  #token: string | undefined;
+  #advisoryAt = 0;
+  #mandatoryAt = 0;
+  #expiresAt = 0;
+  #inFlight: Promise<string> | undefined;
+  #generation = 0;
+  /** Consecutive failed refreshes, and when the next may start unless a caller has no usable token. */
+  #failures = 0;
+  #retryAt = 0;
+
+  /** @param forget drops a refused token from wherever else it is kept (the shared state) */
+  constructor(request: () => Promise<IssuedToken>, clock: Clock, forget?: (token: string) => Promise<void>) {
+    this.#request = request;
+    this.#clock = clock;
+    this.#forget = forget;
+  }
+
+  bearer(): string | Promise<string> {
+    const token = this.#token;
+    if (token === undefined) return this.#wait();
+    const now = this.#clock.now();
+    if (now < this.#advisoryAt) return token;
+    if (now >= this.#expiresAt) return this.#wait();
+    const idle = this.#inFlight === undefined;
+    const backingOff = now < this.#retryAt;
+    if (now < this.#mandatoryAt) {
+      if (idle && !backingOff) this.#start();
+      return token;
+    }
+    // Mandatory window: wait for a refresh, unless one failed less than a backoff ago (then the
+    // still-valid token at once, and no token request).
+    return idle && backingOff ? token : this.#wait();
+  }
+
+  invalidate(token: string): boolean | Promise<boolean> {
+    if (this.#token === token) {
+      this.#token = undefined;
+      this.#generation++;
+    }
+    return this.#forget === undefined ? true : this.#forget(token).then(() => true);
+  }
+
+  /** The refresh in flight (one is started if none), or the still-valid token if it fails. */
+  #wait(): Promise<string> {
+    const flight = this.#inFlight ?? this.#start();
+    return flight.catch((error: unknown) => {
+      const token = this.#token;
+      if (token !== undefined && this.#clock.now() < this.#expiresAt) return token;
+      throw error;
+    });
+  }
+
+  #start(): Promise<string> {
+    const flight: Promise<string> = this.#refresh().finally(() => {
+      if (this.#inFlight === flight) this.#inFlight = undefined;
+    });
+    this.#inFlight = flight;
+    // A background refresh may have no caller waiting: its failure is recorded, never unhandled.
+    flight.catch(ignore);
+    return flight;
+  }
+
+  /** One token request; records its token (unless invalidated meanwhile) or its failure. */
+  async #refresh(): Promise<string> {
+    const generation = this.#generation;
+    let issued: IssuedToken;
+    try {
+      issued = await this.#request();
+    } catch (error) {
+      this.#failures++;
+      this.#retryAt = this.#clock.now() + refreshBackoffMs(this.#failures);
+      throw error;
+    }
+    const now = this.#clock.now();
+    this.#failures = 0;
+    this.#retryAt = 0;
+    if (generation === this.#generation) {
+      const lifetimeMs = issued.expires_in * 1000;
+      this.#token = issued.access_token;
+      this.#expiresAt = now + lifetimeMs;
+      this.#advisoryAt = this.#expiresAt - Math.min(ADVISORY_MARGIN_MS, lifetimeMs / 2);
+      this.#mandatoryAt = this.#expiresAt - Math.min(MANDATORY_MARGIN_MS, lifetimeMs / 6);
+    }
+    return issued.access_token;
+  }
+}

@@ -1,0 +1,49 @@
+import type { SharedStateGuard } from './guard.js';
+import type { Pacer } from './pacer.js';
+import type { Reservation } from './shared-state.js';
+
+/** What a client shares through its state: the guard over the store, and the pacer on top of it. */
+export interface SharedParts {
+  guard: SharedStateGuard;
+  pacer: Pacer;
+}
+
+const NO_WAIT: Reservation = { waitMs: 0, reason: undefined };
+
+/**
+ * A client's pacing and shared state, with their code (pacer.ts, guard.ts, the in-memory state)
+ * loaded only when the client needs it: at once for a client that paces, shares state or gets its
+ * own tokens; on its first 429 for any other — so a browser client with a static token loads none
+ * of it up front. Until then nothing can hold a call back: no budget, no store, no pause.
+ */
+export class Pacing {
+  readonly #load: () => Promise<SharedParts>;
+  #parts: SharedParts | undefined;
+  #loading: Promise<SharedParts> | undefined;
+
+  constructor(load: () => Promise<SharedParts>, eager: boolean) {
+    this.#load = load;
+    if (eager) void this.parts();
+  }
+
+  /** The guard and the pacer, loaded on first use. */
+  parts(): Promise<SharedParts> {
+    this.#loading ??= this.#load().then((parts) => {
+      this.#parts = parts;
+      return parts;
+    });
+    return this.#loading;
+  }
+
+  /** As {@link Pacer.reserve}; while the code loads, the call waits for it. */
+  reserve(scope: string, maxWaitMs: number): Promise<Reservation> | undefined {
+    if (this.#parts !== undefined) return this.#parts.pacer.reserve(scope, maxWaitMs);
+    return this.#loading?.then(({ pacer }) => pacer.reserve(scope, maxWaitMs) ?? NO_WAIT);
+  }
+
+  /** As {@link Pacer.pause}. */
+  pause(scope: string, ms: number): Promise<void> {
+    if (this.#parts !== undefined) return this.#parts.pacer.pause(scope, ms);
+    return this.parts().then(({ pacer }) => pacer.pause(scope, ms));
+  }
+}

@@ -1,0 +1,16 @@
+import { ValidationError } from '../errors.js';
+import type { HttpMethod } from '../types.js';
+
+export const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** `'post'` and `'Post'` are POST, so the retry policy recognises them; an unknown method is refused. */
+export function methodOf(method: string): HttpMethod {
+  const upper = typeof method === 'string' ? (method.toUpperCase() as HttpMethod) : undefined;
+  if (upper !== undefined && METHODS.includes(upper)) return upper;
+  throw new ValidationError(`Unsupported method ${String(method).slice(0, 16)}: use ${METHODS.join(', ')}`, [
+    { path: 'method', message: `must be one of ${METHODS.join(', ')}` },
+  ]);
+}
+
+/** `"GET /v2/calls/recent"`: how messages, events and errors name an operation. */
+export const operationName = (spec: { method: string; path: string }) => `${spec.method} ${spec.path}`;

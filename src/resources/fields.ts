@@ -1,0 +1,65 @@
+/**
+ * zod/mini field helpers shared by the resources' param and response schemas.
+ */
+import * as z from 'zod/mini';
+
+/**
+ * A string enum that stays open: unknown values from a newer service pass through, while editors
+ * still suggest the documented ones (`'answered' | … | (string & {})`).
+ */
+export function openEnum<const Values extends readonly string[]>(
+  _documented: Values,
+): z.ZodMiniType<Values[number] | (string & {})> {
+  return z.string() as unknown as z.ZodMiniType<Values[number] | (string & {})>;
+}
+
+const E164 = /^\+[1-9]\d{1,14}$/;
+const ISO_DATE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/;
+
+/**
+ * ISO 8601 form and a real calendar date and time: `2024-02-30`, `T25:00` or an offset beyond
+ * `±23:59` (RFC 3339's range: hours 00–23, minutes 00–59) are refused.
+ */
+function isIsoDate(text: string): boolean {
+  const match = ISO_DATE.exec(text);
+  if (match === null) return false;
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = match
+    .slice(1)
+    .map((part) => Number(part ?? 0));
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59
+  );
+}
+
+/** A phone number in E.164 form (`+14155550123`). */
+export const e164 = () =>
+  z.string().check(z.regex(E164, { error: 'must be an E.164 number like +14155550123' }));
+
+/**
+ * An e-mail address, checked only for its shape (`local@domain`, no spaces): SPEC.md types it as a
+ * string, and a stricter pattern refuses real addresses (`josé@example.com`, `user@例え.jp`).
+ */
+export const emailAddress = () =>
+  z.string().check(z.regex(/^[^\s@]+@[^\s@]+$/, { error: 'must be an e-mail address' }));
+
+const ISO_DATE_ERROR = 'must be an ISO 8601 date like 2024-01-31 or 2024-01-31T09:00:00Z';
+
+/** An ISO 8601 date or date-time string, or a valid `Date` (sent as ISO 8601). */
+export const isoDate = () =>
+  z.union([z.string().check(z.refine(isIsoDate, { error: ISO_DATE_ERROR })), z.date()], {
+    error: ISO_DATE_ERROR,
+  });
+
+/** An absolute `http:` or `https:` URL, with a host: `javascript:`, `file:` or a relative URL is refused. */
+export const httpUrl = () =>
+  z.url({ protocol: /^https?$/, error: 'must be an absolute URL like https://example.com/hooks' });
+
+/** An integer within bounds, for limits and page numbers. */
+export const intBetween = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.int().check(z.minimum(min), z.maximum(max));
