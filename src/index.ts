@@ -1,6 +1,5 @@
 export { TelephonyClient } from './client.js';
 export type { Clock } from './core/clock.js';
-// Listed, not `export *`: errorFromResponse is the transport's internal factory, not public API.
 export {
   APIConnectionError,
   APIError,

@@ -6,10 +6,10 @@ import {
   APIUserAbortError,
   type ApiVersion,
   AuthenticationError,
-  errorFromResponse,
   TelephonyError,
 } from '../errors.js';
 import { parseErrorBody } from '../response/body.js';
+import { errorFromResponse } from '../response/error-from-response.js';
 import { redact } from '../response/redact.js';
 import type { Exchange } from './exchange.js';
 import { readText, timedOut } from './read-body.js';
