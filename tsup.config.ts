@@ -1,6 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defineConfig } from 'tsup';
+import { browserLoaders } from './scripts/lib/browser-loaders.js';
 import { inlineConsoleAssets } from './scripts/lib/console-assets.js';
 
 const entry = {
@@ -42,7 +43,7 @@ export default defineConfig([
     sourcemap: true,
     clean: true,
     target: 'es2022',
-    esbuildPlugins: [inlineConsoleAssets],
+    esbuildPlugins: [inlineConsoleAssets, browserLoaders],
     platform: 'neutral',
     // redis and ioredis are never imported (the user passes a client in); listed so that a stray
     // import could never bundle one.

@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 
@@ -59,4 +60,66 @@ function externalImportsOf(metafile: Metafile): string[] {
 export function packageOf(inputPath: string): string {
   const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(inputPath);
   return match?.[1] ?? 'telephony-sdk';
+}
+
+/**
+ * What a browser loads first from `source`: bundled as a browser app's bundler would with code
+ * splitting on, the entry chunk and every chunk it imports statically, each gzipped on its own (each
+ * is a file of its own on the wire). Chunks reached only through `import()` are left out: they load
+ * when first used.
+ */
+export async function measureFirstLoad(source: string, resolveDir: string): Promise<BundleMeasure> {
+  const result = await build({
+    entryPoints: ['size-entry'],
+    plugins: [
+      {
+        name: 'size-entry',
+        setup(b) {
+          b.onResolve({ filter: /^size-entry$/ }, () => ({ path: 'size-entry', namespace: 'size-entry' }));
+          b.onLoad({ filter: /.*/, namespace: 'size-entry' }, () => ({
+            contents: source,
+            loader: 'ts',
+            resolveDir,
+          }));
+        },
+      },
+    ],
+    bundle: true,
+    splitting: true,
+    outdir: 'size-out',
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    metafile: true,
+    legalComments: 'none',
+    external: ['node:*'],
+    logLevel: 'silent',
+  });
+  const outputs = result.metafile.outputs;
+  const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined);
+  if (entry === undefined) throw new Error('esbuild produced no entry chunk');
+  const first = new Set<string>();
+  const visit = (path: string) => {
+    if (first.has(path)) return;
+    first.add(path);
+    for (const i of outputs[path]?.imports ?? [])
+      if (i.kind === 'import-statement' && !i.external) visit(i.path);
+  };
+  visit(entry);
+  const files = result.outputFiles.filter((file) => first.has(relative(process.cwd(), file.path)));
+  const inputs: Record<string, number> = {};
+  for (const path of first)
+    for (const [input, { bytesInOutput }] of Object.entries(outputs[path]?.inputs ?? {}))
+      inputs[input] = bytesInOutput;
+  return {
+    minified: files.reduce((sum, file) => sum + file.contents.byteLength, 0),
+    gzip: files.reduce((sum, file) => sum + gzipSync(file.contents, { level: 9 }).byteLength, 0),
+    inputs,
+    externalImports: [...first].flatMap((path) =>
+      (outputs[path]?.imports ?? []).filter((i) => i.external).map((i) => i.path),
+    ),
+    code: files.map((file) => file.text).join('\n'),
+  };
 }

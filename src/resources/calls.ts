@@ -10,7 +10,7 @@ import {
 } from '../core/response/pagination.js';
 import type { RequestOptions } from '../core/types.js';
 import { CALL_STATUSES, type CallStatus } from '../shared/call-status.js';
-import { e164, httpUrl, intBetween, isoDate, openEnum } from './fields.js';
+import { anyObject, e164, httpUrl, intBetween, isoDate, openEnum } from './fields.js';
 import { APIResource } from './resource.js';
 
 const CallStatusSchema = openEnum(CALL_STATUSES);
@@ -105,7 +105,7 @@ export const CallDetailSchema = z.looseObject({
   /** Element shape not documented. */
   transfer_history: z.optional(z.array(z.unknown())),
   /** Free-form data given at creation, returned as sent. */
-  custom_data: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  custom_data: z.optional(z.nullable(anyObject())),
 });
 /**
  * A call in detail form, as `calls.get` returns it: the list fields plus contact, user, end time,
@@ -128,7 +128,7 @@ export const CreatedCallSchema = z.looseObject({
   /** Creation time, ISO 8601 UTC. */
   timestamp: z.string(),
   /** The `custom_data` given, returned as sent. */
-  custom_data: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  custom_data: z.optional(z.nullable(anyObject())),
 });
 /**
  * The call `calls.create` returns, in status `initiating`: SPEC.md's creation form, `id`, `status`,
@@ -201,7 +201,7 @@ export const CreateCallParamsSchema = z.strictObject({
   /** Called when the call status changes; an `http:` or `https:` URL. */
   callback_url: z.optional(httpUrl()),
   /** Attached to the call, returned as sent. */
-  custom_data: z.optional(z.record(z.string(), z.unknown())),
+  custom_data: z.optional(anyObject()),
 });
 /**
  * What `calls.create` needs: at least `to` (E.164). Invalid values reject with `ValidationError` before any request.

@@ -1,3 +1,4 @@
+import type { ApiVersion } from '../errors.js';
 import type { SharedStateGuard } from './guard.js';
 import type { Pacer } from './pacer.js';
 import type { Reservation } from './shared-state.js';
@@ -5,6 +6,8 @@ import type { Reservation } from './shared-state.js';
 /** What a client shares through its state: the guard over the store, and the pacer on top of it. */
 export interface SharedParts {
   guard: SharedStateGuard;
+  /** The account part of shared-state keys. */
+  account: string;
   pacer: Pacer;
 }
 
@@ -36,14 +39,14 @@ export class Pacing {
   }
 
   /** As {@link Pacer.reserve}; while the code loads, the call waits for it. */
-  reserve(scope: string, maxWaitMs: number): Promise<Reservation> | undefined {
-    if (this.#parts !== undefined) return this.#parts.pacer.reserve(scope, maxWaitMs);
-    return this.#loading?.then(({ pacer }) => pacer.reserve(scope, maxWaitMs) ?? NO_WAIT);
+  reserve(version: ApiVersion, maxWaitMs: number): Promise<Reservation> | undefined {
+    if (this.#parts !== undefined) return this.#parts.pacer.reserve(version, maxWaitMs);
+    return this.#loading?.then(({ pacer }) => pacer.reserve(version, maxWaitMs) ?? NO_WAIT);
   }
 
   /** As {@link Pacer.pause}. */
-  pause(scope: string, ms: number): Promise<void> {
-    if (this.#parts !== undefined) return this.#parts.pacer.pause(scope, ms);
-    return this.parts().then(({ pacer }) => pacer.pause(scope, ms));
+  pause(version: ApiVersion, ms: number): Promise<void> {
+    if (this.#parts !== undefined) return this.#parts.pacer.pause(version, ms);
+    return this.parts().then(({ pacer }) => pacer.pause(version, ms));
   }
 }

@@ -1,4 +1,5 @@
 import type { Credential } from '../auth/credentials.js';
+import type { ApiVersion } from '../errors.js';
 import type { HttpMethod } from '../types.js';
 import type { Link } from './signals.js';
 
@@ -11,8 +12,8 @@ export interface ExchangeInit {
   credential: Credential | undefined;
   /** Values of the request that no error may show (a webhook signing secret). */
   secrets: ReadonlyArray<string | undefined>;
-  /** Whose rate budget the call uses (`<account>:v2`); `undefined` for the token request. */
-  scope: string | undefined;
+  /** The API version, whose rate budget the call uses; `undefined` for the token request, which is not paced. */
+  version: ApiVersion | undefined;
   /** Only when the caller passed a signal: a signal given to ky costs an `AbortSignal.any` per call. */
   link: Link | undefined;
   timeout: number;
@@ -27,16 +28,16 @@ export interface ExchangeInit {
  * {@link beginRetry}.
  */
 export class Exchange implements ExchangeInit {
-  readonly method: HttpMethod;
-  readonly url: string;
-  readonly operation: string;
-  readonly credential: Credential | undefined;
-  readonly secrets: ReadonlyArray<string | undefined>;
-  readonly scope: string | undefined;
-  readonly link: Link | undefined;
-  readonly timeout: number;
-  readonly maxRetries: number;
-  readonly maxRetryAfterMs: number;
+  declare readonly method: HttpMethod;
+  declare readonly url: string;
+  declare readonly operation: string;
+  declare readonly credential: Credential | undefined;
+  declare readonly secrets: ReadonlyArray<string | undefined>;
+  declare readonly version: ApiVersion | undefined;
+  declare readonly link: Link | undefined;
+  declare readonly timeout: number;
+  declare readonly maxRetries: number;
+  declare readonly maxRetryAfterMs: number;
   /** POSTs are not, except the token request (see retry.ts). */
   readonly idempotent: boolean;
   /** The attempt under way, 0 for the first: every retry and the one repeat after a 401 add one. */
@@ -49,16 +50,7 @@ export class Exchange implements ExchangeInit {
   #wait = { delayMs: 0, reason: '' };
 
   constructor(init: ExchangeInit) {
-    this.method = init.method;
-    this.url = init.url;
-    this.operation = init.operation;
-    this.credential = init.credential;
-    this.secrets = init.secrets;
-    this.scope = init.scope;
-    this.link = init.link;
-    this.timeout = init.timeout;
-    this.maxRetries = init.maxRetries;
-    this.maxRetryAfterMs = init.maxRetryAfterMs;
+    Object.assign(this, init);
     this.idempotent = init.method !== 'POST' || init.credential === undefined;
   }
 

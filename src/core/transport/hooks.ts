@@ -60,7 +60,7 @@ export class AttemptHooks {
     // The safety second is the client's own, not the service's: it does not count against the cap.
     const maxWaitMs = exchange.maxRetryAfterMs + SAFETY_MS;
     const reservation =
-      exchange.scope === undefined ? undefined : this.#pacing.reserve(exchange.scope, maxWaitMs);
+      exchange.version === undefined ? undefined : this.#pacing.reserve(exchange.version, maxWaitMs);
     if (reservation === undefined) return this.#start(exchange, request, bearer);
     const signal = exchange.signal;
     return abortable(reservation, signal).then(({ waitMs, reason }) => {
@@ -86,9 +86,9 @@ export class AttemptHooks {
 
   /** A 429's `Retry-After` pauses the account for every client sharing the state. */
   #pauseOn429(exchange: Exchange, response: Response): void {
-    if (response.status !== 429 || exchange.scope === undefined) return;
+    if (response.status !== 429 || exchange.version === undefined) return;
     const ms = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
-    if (ms !== undefined && ms > 0) void this.#pacing.pause(exchange.scope, ms);
+    if (ms !== undefined && ms > 0) void this.#pacing.pause(exchange.version, ms);
   }
 
   /** Emits `'response'` once per attempt that got an HTTP answer. */
@@ -113,7 +113,7 @@ function overBudget(exchange: Exchange, waitMs: number): RateLimitError {
     message: `the rate budget (rateLimit) frees a slot in ${seconds} s, longer than maxRetryAfter (${exchange.maxRetryAfterMs / 1000} s); nothing was sent`,
     headers: {},
     body: undefined,
-    apiVersion: exchange.scope?.endsWith(':v1') ? 'v1' : 'v2',
+    apiVersion: exchange.version ?? 'v2',
     operation: exchange.operation,
     retryAfter: seconds,
   });

@@ -5,11 +5,10 @@ import {
   LazyCredential,
   StaticCredential,
 } from '../auth/credentials.js';
-import { fingerprint } from '../auth/fingerprint.js';
 import type { Clock } from '../clock.js';
 import { type ApiVersion, ValidationError } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
-import { loadClientCredentials, loadPacer } from '../load.js';
+import { loadShared } from '../load.js';
 import { type ClientOptions, DEFAULTS, validateHeaders, validateRequestOptions } from '../options.js';
 import { Pacing } from '../pacing/pacing.js';
 import { budgetOf } from '../pacing/plans.js';
@@ -46,15 +45,14 @@ export class HttpTransport implements Transport {
   readonly #defaultHeaders: Record<string, string>;
   /** Every credential the client holds, replaced wherever an error would show it. */
   readonly #secrets: ReadonlyArray<string | undefined>;
-  /** The account part of shared-state keys: the client id, else a fingerprint of the credential. */
-  readonly #account: string;
 
   constructor(options: ClientOptions, clock: Clock, events: ClientEmitter) {
-    const { accessToken, apiKey, clientId, clientSecret, sharedState } = options;
-    const budget = budgetOf(options.rateLimit);
+    const { accessToken, apiKey, clientId, clientSecret } = options;
     const pacing = new Pacing(
-      () => loadPacer().then((m) => m.sharedParts(sharedState, budget, clock, events)),
-      budget !== undefined || sharedState !== undefined || clientSecret !== undefined,
+      () => loadShared().then((m) => m.sharedParts(options, clock, events)),
+      budgetOf(options.rateLimit) !== undefined ||
+        options.sharedState !== undefined ||
+        clientSecret !== undefined,
     );
     this.#hooks = new AttemptHooks(clock, events, pacing);
     const custom = options.fetch;
@@ -72,12 +70,10 @@ export class HttpTransport implements Transport {
     this.#baseUrl = options.baseUrl;
     this.#baseUrlV1 = options.baseUrlV1;
     const staticToken = typeof accessToken === 'string' ? accessToken : undefined;
-    this.#account = clientId ?? `key-${fingerprint(apiKey ?? staticToken ?? 'default')}`;
     if (typeof accessToken === 'function') this.#v2 = new CallbackCredential(accessToken);
     else if (staticToken !== undefined) this.#v2 = new StaticCredential(staticToken);
     else if (clientSecret !== undefined) {
       const flow = {
-        account: this.#account,
         baseUrl: this.#baseUrl,
         clientId,
         clientSecret,
@@ -85,8 +81,8 @@ export class HttpTransport implements Transport {
       };
       const post = (url: string, operation: string, form: string) => this.#post(url, operation, form);
       this.#v2 = new LazyCredential(
-        Promise.all([loadClientCredentials(), pacing.parts()]).then(([m, { guard }]) =>
-          m.clientCredentials(flow, guard, clock, events, post),
+        Promise.all([loadShared(), pacing.parts()]).then(([m, { guard, account }]) =>
+          m.clientCredentials({ ...flow, account }, guard, clock, events, post),
         ),
       );
     }
@@ -148,7 +144,7 @@ export class HttpTransport implements Transport {
         operation: operationName({ method, path: request.path }),
         credential,
         secrets: request.secrets ?? [],
-        scope: `${this.#account}:${version}`,
+        version,
       },
       options,
     );
@@ -208,7 +204,7 @@ export class HttpTransport implements Transport {
       operation,
       credential: undefined,
       secrets: [],
-      scope: undefined,
+      version: undefined,
     } as const;
     const exchange = this.#exchange(call, undefined);
     try {
