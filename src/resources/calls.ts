@@ -10,7 +10,7 @@ import {
 } from '../core/response/pagination.js';
 import type { RequestOptions } from '../core/types.js';
 import { CALL_STATUSES, type CallStatus } from '../shared/call-status.js';
-import { anyObject, e164, httpUrl, intBetween, isoDate, openEnum } from './fields.js';
+import { anyObject, e164, httpUrl, intBetween, isoDate, notEmpty, oneOf, openEnum } from './fields.js';
 import { APIResource } from './resource.js';
 
 const CallStatusSchema = openEnum(CALL_STATUSES);
@@ -173,9 +173,9 @@ export const ListRecentCallsParamsSchema = z.strictObject({
   /** Calls skipped, default 0. `for await` advances it for you. */
   offset: z.optional(intBetween(0)),
   /** Only `inbound` or `outbound` calls; default `all`. */
-  direction: z.optional(z.enum(['inbound', 'outbound', 'all'])),
+  direction: z.optional(oneOf(['inbound', 'outbound', 'all'])),
   /** Only `answered`, `missed` or `voicemail` calls; default `all`. */
-  status: z.optional(z.enum(['answered', 'missed', 'voicemail', 'all'])),
+  status: z.optional(oneOf(['answered', 'missed', 'voicemail', 'all'])),
   /** Start of the period: ISO 8601 string (`2024-01-31`, `2024-01-31T09:00:00Z`) or `Date`. */
   from: z.optional(isoDate()),
   /** End of the period: ISO 8601 string or `Date`. */
@@ -211,9 +211,9 @@ export interface CreateCallParams extends z.input<typeof CreateCallParamsSchema>
 /** Body of `POST /v2/calls/{call_id}/transfer`. */
 export const TransferCallParamsSchema = z.strictObject({
   /** Phone number or user id. */
-  to: z.string().check(z.minLength(1, { error: 'must be a phone number or a user id' })),
+  to: z.string().check(notEmpty('must be a phone number or a user id')),
   /** `blind` (default, immediate) or `attended`. */
-  type: z.optional(z.enum(['blind', 'attended'])),
+  type: z.optional(oneOf(['blind', 'attended'])),
   /** Called when the transfer is finished; an `http:` or `https:` URL. */
   callback_url: z.optional(httpUrl()),
 });

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { runOperation } from '../core/operation.js';
 import type { RequestOptions } from '../core/types.js';
-import { isoDate } from './fields.js';
+import { isoDate, oneOf } from './fields.js';
 import { APIResource } from './resource.js';
 
 /** One day of `by_day`. */
@@ -55,7 +55,7 @@ export const CallStatsParamsSchema = z.strictObject({
   /** End of the period (ISO 8601 or `Date`). */
   to: isoDate(),
   /** Default `none`. */
-  group_by: z.optional(z.enum(['day', 'week', 'month', 'none'])),
+  group_by: z.optional(oneOf(['day', 'week', 'month', 'none'])),
   /** Administrators only. */
   user_id: z.optional(z.string()),
 });

@@ -8,7 +8,7 @@ import {
   type PagePromise,
 } from '../core/response/pagination.js';
 import type { RequestOptions } from '../core/types.js';
-import { emailAddress, intBetween, openEnum } from './fields.js';
+import { emailAddress, intBetween, notEmpty, oneOf, openEnum } from './fields.js';
 import { APIResource } from './resource.js';
 
 const ROLES = ['admin', 'user', 'guest'] as const;
@@ -76,9 +76,9 @@ export const ListUsersParamsSchema = z.strictObject({
   /** 1–100, default 10. */
   per_page: z.optional(intBetween(1, 100)),
   /** Only users with this role. */
-  role: z.optional(z.enum(ROLES)),
+  role: z.optional(oneOf(ROLES)),
   /** Only users in this status. */
-  status: z.optional(z.enum(['active', 'inactive', 'pending'])),
+  status: z.optional(oneOf(['active', 'inactive', 'pending'])),
   /** Matches name or e-mail. */
   search: z.optional(z.string()),
 });
@@ -87,7 +87,7 @@ export const ListUsersParamsSchema = z.strictObject({
  */
 export interface ListUsersParams extends z.input<typeof ListUsersParamsSchema> {}
 
-const nonEmpty = () => z.string().check(z.minLength(1, { error: 'must not be empty' }));
+const nonEmpty = () => z.string().check(notEmpty('must not be empty'));
 const editable = {
   /** Department. */
   department: z.optional(z.string()),
@@ -104,7 +104,7 @@ export const CreateUserParamsSchema = z.strictObject({
   /** E-mail address. */
   email: emailAddress(),
   /** Default `user`. */
-  role: z.optional(z.enum(ROLES)),
+  role: z.optional(oneOf(ROLES)),
   ...editable,
   /** Default true. */
   send_welcome_email: z.optional(z.boolean()),
@@ -121,9 +121,9 @@ export const UpdateUserParamsSchema = z.strictObject({
   /** E-mail address. */
   email: z.optional(emailAddress()),
   /** `admin`, `user` or `guest`. */
-  role: z.optional(z.enum(ROLES)),
+  role: z.optional(oneOf(ROLES)),
   /** `active` or `inactive`. */
-  status: z.optional(z.enum(['active', 'inactive'])),
+  status: z.optional(oneOf(['active', 'inactive'])),
   ...editable,
 });
 /**

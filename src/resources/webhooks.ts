@@ -3,7 +3,7 @@ import { validateParams } from '../core/request/params.js';
 import { isRecord } from '../core/response/envelope.js';
 import type { RequestOptions } from '../core/types.js';
 import type { WebhookEventType } from '../webhooks/events.js';
-import { httpUrl } from './fields.js';
+import { httpUrl, notEmpty } from './fields.js';
 import { APIResource } from './resource.js';
 
 /** Body of `POST /v2/webhooks`. */
@@ -12,8 +12,8 @@ export const CreateWebhookParamsSchema = z.strictObject({
   url: httpUrl(),
   /** Event types to deliver. */
   events: z
-    .array(z.string().check(z.minLength(1, { error: 'must not be empty' })))
-    .check(z.minLength(1, { error: 'must name at least one event type' })),
+    .array(z.string().check(notEmpty('must not be empty')))
+    .check(notEmpty('must name at least one event type')),
   /** Signing secret; optional. */
   secret: z.optional(z.string()),
   /** Free text describing the webhook. */
