@@ -19,6 +19,11 @@ export interface Measured {
   opsPerSec: number;
   /** Median microseconds per operation. */
   usPerOp: number;
+  /**
+   * Microseconds per operation of the fastest round: the contender's cost with the least interference
+   * from the rest of the machine, for comparing small differences between contenders.
+   */
+  bestUsPerOp: number;
 }
 
 export interface CompareOptions {
@@ -62,6 +67,6 @@ export async function compare(contenders: Contender[], options: CompareOptions):
   }
   return contenders.map(({ name }) => {
     const opsPerSec = median(samples.get(name)!);
-    return { name, opsPerSec, usPerOp: 1e6 / opsPerSec };
+    return { name, opsPerSec, usPerOp: 1e6 / opsPerSec, bestUsPerOp: 1e6 / Math.max(...samples.get(name)!) };
   });
 }

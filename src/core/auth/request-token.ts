@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
+import { operationName } from '../request/method.js';
 import { joinUrl } from '../request/url.js';
 import { type IssuedToken, issuedToken } from './token-cache.js';
 
@@ -17,7 +18,7 @@ export async function requestToken(
   clientSecret: string | undefined,
   scope: string | undefined,
 ): Promise<IssuedToken> {
-  const operation = `POST ${TOKEN_PATH}`;
+  const operation = operationName({ method: 'POST', path: TOKEN_PATH });
   if (base === undefined) {
     throw new ValidationError(`${operation} needs the baseUrl option`, [
       { path: 'baseUrl', message: 'set baseUrl' },

@@ -1,5 +1,6 @@
 import { type ApiVersion, ValidationError } from '../errors.js';
 import type { RawRequest } from '../types.js';
+import { operationName } from './method.js';
 import { apiVersionOf } from './request-path.js';
 import { joinUrl, withQuery } from './url.js';
 
@@ -39,9 +40,10 @@ export function resolveTarget(
   const base = version === 'v2' ? baseUrl : baseUrlV1;
   const option = version === 'v2' ? 'baseUrl' : 'baseUrlV1';
   if (base === undefined) {
-    throw new ValidationError(`${request.method} ${path} needs the ${option} option`, [
-      { path: option, message: `set ${option} to call ${version} paths` },
-    ]);
+    throw new ValidationError(
+      `${operationName({ method: request.method, path })} needs the ${option} option`,
+      [{ path: option, message: `set ${option} to call ${version} paths` }],
+    );
   }
   if (absolute !== undefined) {
     const expected = new URL(joinUrl(base, path));
