@@ -1,23 +1,18 @@
-export {
-  type NumberedPagination,
-  type OffsetPagination,
-  Page,
-  PagePromise,
-  type Pagination,
-} from '../core/response/pagination.js';
-export {
-  type Call,
-  type CallDetail,
-  type CallParty,
-  type CallStatus,
-  Calls,
-  type CreateCallParams,
-  type CreatedCall,
-  type EndedCall,
-  type ListRecentCallsParams,
-  type TransferCallParams,
-  type TransferredCall,
-} from './calls.js';
+export { Page, PagePromise } from '../core/response/page.js';
+export type { NumberedPagination, OffsetPagination, Pagination } from '../core/response/pagination.js';
+export { Calls } from './calls.js';
+export type {
+  Call,
+  CallDetail,
+  CallParty,
+  CallStatus,
+  CreateCallParams,
+  CreatedCall,
+  EndedCall,
+  ListRecentCallsParams,
+  TransferCallParams,
+  TransferredCall,
+} from './calls-schemas.js';
 export { type CallStats, type CallStatsParams, type DailyCallStats, Stats } from './stats.js';
 export {
   type CreateUserParams,

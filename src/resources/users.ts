@@ -1,12 +1,8 @@
 import * as z from 'zod/mini';
 import { runOperation } from '../core/operation.js';
 import { path } from '../core/request/path.js';
-import {
-  listPages,
-  type NumberedPagination,
-  numberedPages,
-  type PagePromise,
-} from '../core/response/pagination.js';
+import { listPages, type PagePromise } from '../core/response/page.js';
+import { type NumberedPagination, numberedPages } from '../core/response/pagination.js';
 import type { RequestOptions } from '../core/types.js';
 import { emailAddress, intBetween, notEmpty, oneOf, openEnum } from './fields.js';
 import { APIResource } from './resource.js';

@@ -1,4 +1,5 @@
-import { type CallStore, creationForm, detailForm, listForm, type StoredCall } from './calls.js';
+import { creationForm, detailForm, listForm } from './call-forms.js';
+import type { CallStore, StoredCall } from './calls.js';
 import { type Principal, requireAdminFor, requireScope } from './credentials.js';
 import { isLoopbackUrl } from './delivery.js';
 import { invalid, notFound, readJsonObject, success } from './http.js';

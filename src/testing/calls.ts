@@ -89,7 +89,8 @@ export interface StoredCall {
  */
 export type StatusListener = (call: StoredCall, previous: CallStatus | null, firstAnswer: boolean) => void;
 
-const iso = (ms: number) => new Date(ms).toISOString();
+/** A sandbox-clock time (ms) in the wire's form: ISO 8601 UTC. */
+export const isoTime = (ms: number) => new Date(ms).toISOString();
 
 /** The calls of the account and the transitions that move them. */
 export class CallStore {
@@ -165,7 +166,7 @@ export class CallStore {
       throw invalid(`Call ${call.id} cannot be transferred in status ${call.status}`);
     }
     call.transferCallbackUrl = callbackUrl ?? null;
-    call.transferHistory.push({ to, type, at: iso(this.clock.now()) });
+    call.transferHistory.push({ to, type, at: isoTime(this.clock.now()) });
     this.move(call, 'transferring');
     this.#after(call, TRANSFER_MS, ['transferring'], 'answered');
   }
@@ -191,89 +192,3 @@ export class CallStore {
     });
   }
 }
-
-/** The list form (calls/recent). */
-export function listForm(call: StoredCall, duration: number) {
-  return {
-    /** Call id (`call_000001`, …). */
-    id: call.id,
-    /** `inbound` or `outbound`. */
-    direction: call.direction,
-    /** The caller. */
-    from: { number: call.from.number, name: call.from.name },
-    /** The called party. */
-    to: { number: call.to.number, name: call.to.name },
-    /** Talk time in seconds; 0 for a call never answered. */
-    duration,
-    /** Current status. */
-    status: call.status,
-    /** Path of the recording once a recorded call has ended, else `null`. */
-    recording_url: call.record && call.endedAt !== null ? `/v2/calls/${call.id}/recording` : null,
-    /** Notes (`''` for a simulated call). */
-    notes: call.notes,
-    /** Tags (empty for a simulated call). */
-    tags: [...call.tags],
-    /** Start of the call, ISO 8601 UTC on the sandbox clock. */
-    timestamp: iso(call.startedAt),
-  };
-}
-
-/** The detail form (GET one call). Links, the end time and the queue are left out while unknown: SPEC.md types them as strings and objects, never null. */
-export function detailForm(call: StoredCall, duration: number) {
-  const { contact_id, ...from } = call.from;
-  const { user_id, ...to } = call.to;
-  return {
-    ...listForm(call, duration),
-    /** The caller, with `contact_id` when known. */
-    from:
-      contact_id === null
-        ? from
-        : {
-            ...from,
-            /** The caller's contact. */
-            contact_id,
-          },
-    /** The called party, with `user_id` when known. */
-    to:
-      user_id === null
-        ? to
-        : {
-            ...to,
-            /** The user the call rings for. */
-            user_id,
-          },
-    ...(call.endedAt === null
-      ? {}
-      : {
-          /** End of the call, ISO 8601 UTC; absent while it goes on. */
-          ended_at: iso(call.endedAt),
-        }),
-    ...(call.queue === null
-      ? {}
-      : {
-          /** The queue the call waited in. */
-          queue: call.queue,
-        }),
-    /** `true` once the call was transferred. */
-    transferred: call.transferHistory.length > 0,
-    /** Every transfer, oldest first. */
-    transfer_history: call.transferHistory.map((entry) => ({ ...entry })),
-    /** `custom_data` given at creation (`customData` of a simulated call). */
-    custom_data: call.customData,
-  };
-}
-
-/** The creation form (POST /v2/calls). */
-export function creationForm(call: StoredCall) {
-  return {
-    id: call.id,
-    status: call.status,
-    direction: call.direction,
-    from: { number: call.from.number, name: call.from.name },
-    to: { number: call.to.number, name: call.to.name },
-    timestamp: iso(call.startedAt),
-    custom_data: call.customData,
-  };
-}
-
-export const isoTime = iso;

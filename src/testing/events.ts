@@ -1,4 +1,5 @@
-import { type CallStatus, type CallStore, detailForm, isoTime, type StoredCall } from './calls.js';
+import { detailForm } from './call-forms.js';
+import { type CallStatus, type CallStore, isoTime, type StoredCall } from './calls.js';
 import type { Scheduler } from './clock.js';
 import type { Deliverer } from './delivery.js';
 import type { Webhooks } from './webhooks.js';

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { ActivityFeed } from './activity.js';
-import { CallStore, detailForm } from './calls.js';
+import { detailForm } from './call-forms.js';
+import { CallStore } from './calls.js';
 import { pairedClientClock } from './client-clock.js';
 import { type ClockOptions, type SandboxClock, Scheduler } from './clock.js';
 import { CONSOLE_PATH, withConsole } from './console/server.js';

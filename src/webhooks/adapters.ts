@@ -28,7 +28,7 @@ const CONSUMED =
   "Body already read by a body parser: mount the receiver before it, or use express.raw({ type: 'application/json' })";
 
 /** A body over the receiver's `maxBodyBytes`: answered 413 without verifying it. */
-export const TOO_LARGE = Symbol('too large');
+const TOO_LARGE = Symbol('too large');
 
 /** Reports a body already read (the receiver's `body_already_read`) and answers the message for the sender. */
 export type BodyAlreadyRead = (message: string) => string;
@@ -93,8 +93,28 @@ export function nodeHandler(
     );
 }
 
+/** fetch-style adapter over {@link WebhookReceiver.handle}. */
+export async function fetchHandler(
+  receiver: WebhookReceiver,
+  request: Request,
+  alreadyRead: BodyAlreadyRead,
+): Promise<Response> {
+  if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
+  // Already read (by middleware, or request.json()): the exact bytes are gone. The receiving side's
+  // bug, not the sender's: 500 (the service retries once it is fixed), with the cause for the developer
+  // (a string body is sent as text/plain).
+  if (request.bodyUsed)
+    return new Response(alreadyRead('Body already read: pass the Request unread, or a clone()'), {
+      status: 500,
+    });
+  const body = await readRequest(request, receiver.maxBodyBytes);
+  const { status } =
+    body === TOO_LARGE ? { status: 413 } : await receiver.handle({ body, headers: request.headers });
+  return new Response(null, { status });
+}
+
 /** A fetch-style request's exact bytes, read up to `limit` (a larger body is cancelled, not buffered). */
-export async function readRequest(request: Request, limit: number): Promise<Uint8Array | typeof TOO_LARGE> {
+async function readRequest(request: Request, limit: number): Promise<Uint8Array | typeof TOO_LARGE> {
   if (Number(request.headers.get('content-length')) > limit) return TOO_LARGE;
   const chunks: Uint8Array[] = [];
   let size = 0;

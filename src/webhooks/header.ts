@@ -1,5 +1,8 @@
 import { WebhookVerificationError } from './errors.js';
 
+/** Request headers: a `Headers` object, or a plain object with names in any case. */
+export type HeadersLike = Headers | Record<string, string | readonly string[] | undefined>;
+
 /** A parsed `Service-Signature` header. */
 export interface SignatureHeader {
   timestamp: number;
@@ -44,4 +47,12 @@ export function parseSignatureHeader(header: string | readonly string[] | null |
   }
   if (Number.isNaN(timestamp) || !signatures.length) malformed();
   return { timestamp, signatures };
+}
+
+/** The `Service-Signature` value as given: verifyWebhook takes an array's first value. */
+export function signatureHeader(headers: HeadersLike): string | readonly string[] | null | undefined {
+  if (typeof headers.get === 'function') return (headers as Headers).get('service-signature');
+  for (const [name, value] of Object.entries(headers))
+    if (name.toLowerCase() === 'service-signature') return value;
+  return undefined;
 }

@@ -1,42 +1,14 @@
 import { EventEmitter } from 'eventemitter3';
 import { TelephonyError } from '../shared/telephony-error.js';
-import { type NodeRequest, type NodeResponse, nodeHandler, readRequest, TOO_LARGE } from './adapters.js';
+import { fetchHandler, type NodeRequest, type NodeResponse, nodeHandler } from './adapters.js';
 import { type DedupStore, MemoryDedupStore } from './dedup.js';
 import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
-import type { WebhookEvent, WebhookEventOf, WebhookEventType } from './events.js';
-import { checkSettings, type VerifyWebhookOptions, verifyWebhook } from './verify.js';
+import type { WebhookEvent } from './events.js';
+import { type HeadersLike, signatureHeader } from './header.js';
+import type { WebhookReceiverEvents } from './receiver-events.js';
+import type { WebhookReceiverOptions } from './receiver-options.js';
+import { checkSettings, verifyWebhook } from './verify.js';
 import { warn } from './warn.js';
-
-/** Options of {@link WebhookReceiver}. */
-export interface WebhookReceiverOptions extends VerifyWebhookOptions {
-  /** The webhook secret, or several during a rotation. */
-  secret: string | readonly string[];
-  /** Where processed event ids are remembered. Default: a {@link MemoryDedupStore}. */
-  store?: DedupStore;
-  /**
-   * How long a processed id is remembered, in seconds. Default 86 400. Keep it at least as long as
-   * the service keeps re-delivering: a replay after it is forgotten runs the handlers again.
-   */
-  dedupTtl?: number;
-  /**
-   * Longest time, in seconds, to process one delivery (the store and every handler) before answering
-   * 500 `handler_error`, so a hung handler or store cannot hold the event's id (and every re-delivery
-   * of it) forever. Default 30. A handler still running then is not stopped: the re-delivery runs it
-   * again.
-   */
-  handlerTimeout?: number;
-  /**
-   * Oldest event accepted, in seconds, by its signed `created_at`; an older one (or one without a
-   * parseable `created_at`) is refused 400 `event_too_old`. The signature does not cover the header's
-   * `t`, so without this a captured delivery replays once the store has forgotten its id. Default `dedupTtl`.
-   */
-  maxEventAge?: number;
-  /** Largest body read, in bytes, by `nodeHandler` and `fetchHandler`; a larger one is answered 413. Default 1 MiB. */
-  maxBodyBytes?: number;
-}
-
-/** Request headers: a `Headers` object, or a plain object with names in any case. */
-export type HeadersLike = Headers | Record<string, string | readonly string[] | undefined>;
 
 /** What {@link WebhookReceiver.handle} answers. */
 export interface HandleResult {
@@ -52,47 +24,11 @@ export interface HandleResult {
   reason?: WebhookVerificationReason | 'duplicate' | 'in_progress' | 'handler_error' | 'store_error';
 }
 
-/**
- * Handlers per event type, a catch-all `'*'`, and observability events (names without a dot, so
- * they never collide with event types). Observability payloads carry no secret or signature.
- */
-export type WebhookReceiverEvents = {
-  [Type in WebhookEventType]: (event: WebhookEventOf<Type>) => unknown;
-} & {
-  /** Catch-all: runs for every verified event, alongside the handlers of its type. */
-  '*': (event: WebhookEvent) => unknown;
-  /** A delivery was refused (answered 400 or 401). */
-  verification_failed: (info: { reason: WebhookVerificationReason; status: number }) => void;
-  /** A re-delivery of an already processed event id (answered 200, handlers not run). */
-  duplicate: (info: { id: string; type: string }) => void;
-  /** A handler threw or rejected (answered 500, id not remembered). */
-  handler_error: (info: { id: string; type: string; error: unknown }) => void;
-  /**
-   * The dedup store's `has` or `add` threw or rejected (answered 500, so the service re-delivers). When
-   * `add` failed the handlers had already run: the re-delivery runs them again (at least once, never lost).
-   */
-  store_error: (info: { id: string; type: string; error: unknown }) => void;
-  /**
-   * `nodeHandler` or `fetchHandler` got a request whose body was already read (a body parser mounted
-   * first, `request.json()`): the exact bytes are gone, so it answered 500 without verifying. `message`
-   * names the fix. Without a listener, the first one is a process warning instead.
-   */
-  body_already_read: (info: { status: 500; message: string }) => void;
-};
-
 /** One entry of eventemitter3's registry. */
 interface Listener {
   fn: (event: WebhookEvent) => unknown;
   context: unknown;
   once: boolean;
-}
-
-/** The `Service-Signature` value as given: verifyWebhook takes an array's first value. */
-function signatureHeader(headers: HeadersLike): string | readonly string[] | null | undefined {
-  if (typeof headers.get === 'function') return (headers as Headers).get('service-signature');
-  for (const [name, value] of Object.entries(headers))
-    if (name.toLowerCase() === 'service-signature') return value;
-  return undefined;
 }
 
 /**
@@ -310,20 +246,8 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
   }
 
   /** For `(Request) => Promise<Response>` frameworks: Hono, Next.js route handlers, Bun, Deno, Workers. */
-  readonly fetchHandler = async (request: Request): Promise<Response> => {
-    if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
-    // Already read (by middleware, or request.json()): the exact bytes are gone. The receiving side's
-    // bug, not the sender's: 500 (the service retries once it is fixed), with the cause for the developer
-    // (a string body is sent as text/plain).
-    if (request.bodyUsed)
-      return new Response(this.#bodyAlreadyRead('Body already read: pass the Request unread, or a clone()'), {
-        status: 500,
-      });
-    const body = await readRequest(request, this.maxBodyBytes);
-    const { status } =
-      body === TOO_LARGE ? { status: 413 } : await this.handle({ body, headers: request.headers });
-    return new Response(null, { status });
-  };
+  readonly fetchHandler = (request: Request): Promise<Response> =>
+    fetchHandler(this, request, this.#bodyAlreadyRead);
 
   /** For node:http and Express: reads the raw body from the request stream itself. */
   readonly nodeHandler = (req: NodeRequest, res: NodeResponse): void =>

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { guardAccepts, parseResponse } from '../../../src/core/response/guard.js';
-import { CallDetailSchema, CallSchema, EndedCallSchema } from '../../../src/resources/calls.js';
+import { CallDetailSchema, CallSchema, EndedCallSchema } from '../../../src/resources/calls-schemas.js';
 import { CallStatsSchema } from '../../../src/resources/stats.js';
 import { DeletedUserSchema, UserSchema } from '../../../src/resources/users.js';
 import { detailCall, listCall, statsBody } from '../../fixtures/calls.js';

@@ -1,0 +1,30 @@
+import type { DedupStore } from './dedup.js';
+import type { VerifyWebhookOptions } from './verify.js';
+
+/** Options of {@link WebhookReceiver}. */
+export interface WebhookReceiverOptions extends VerifyWebhookOptions {
+  /** The webhook secret, or several during a rotation. */
+  secret: string | readonly string[];
+  /** Where processed event ids are remembered. Default: a {@link MemoryDedupStore}. */
+  store?: DedupStore;
+  /**
+   * How long a processed id is remembered, in seconds. Default 86 400. Keep it at least as long as
+   * the service keeps re-delivering: a replay after it is forgotten runs the handlers again.
+   */
+  dedupTtl?: number;
+  /**
+   * Longest time, in seconds, to process one delivery (the store and every handler) before answering
+   * 500 `handler_error`, so a hung handler or store cannot hold the event's id (and every re-delivery
+   * of it) forever. Default 30. A handler still running then is not stopped: the re-delivery runs it
+   * again.
+   */
+  handlerTimeout?: number;
+  /**
+   * Oldest event accepted, in seconds, by its signed `created_at`; an older one (or one without a
+   * parseable `created_at`) is refused 400 `event_too_old`. The signature does not cover the header's
+   * `t`, so without this a captured delivery replays once the store has forgotten its id. Default `dedupTtl`.
+   */
+  maxEventAge?: number;
+  /** Largest body read, in bytes, by `nodeHandler` and `fetchHandler`; a larger one is answered 413. Default 1 MiB. */
+  maxBodyBytes?: number;
+}
