@@ -1,4 +1,4 @@
-import ky, { type KyInstance } from 'ky';
+import ky, { type KyInstance, type Options } from 'ky';
 import {
   CallbackCredential,
   type Credential,
@@ -177,15 +177,17 @@ export class HttpTransport implements Transport {
   ): Promise<Response> {
     let response: Response;
     try {
-      response = await this.#ky(exchange.url, {
+      // Only what differs from ky's defaults: each option given costs ky a merge.
+      const options: Options = {
         method: exchange.method,
         headers,
-        body: body ?? null,
-        signal: exchange.signal ?? null,
         timeout: exchange.timeout,
         context: { exchange },
         retry: retryOptions(exchange, this.#clock),
-      });
+      };
+      if (body !== undefined) options.body = body;
+      if (exchange.signal !== undefined) options.signal = exchange.signal;
+      response = await this.#ky(exchange.url, options);
     } catch (error) {
       const thrown = await failure(exchange, error, this.#clock, this.#secrets, version);
       exchange.link?.release();
