@@ -107,7 +107,7 @@ export function recentCallsContenders(baseUrl: string, fetchImpl: FetchLike = (.
         const res = await fetchImpl(url, { headers, signal });
         return ((await res.json()) as { data: unknown }).data;
       }),
-    /** ky as the SDK drives it (src/core/http.ts): URL string built by hand, `timeout: false`, own signal. */
+    /** ky as the SDK drives it (src/core/transport/http.ts): URL string built by hand, `timeout: false`, own signal. */
     kySdkOptions: () =>
       withAttemptSignal(async (signal) => {
         const res = await kySdk(url, { method: 'GET', headers, body: null, signal });
