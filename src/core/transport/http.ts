@@ -22,7 +22,7 @@ import { failure } from './failure.js';
 import { AttemptHooks } from './hooks.js';
 import { readText } from './read-body.js';
 import { KY_RETRY, retryOptions } from './retry.js';
-import { follow } from './signals.js';
+import { follow, releasing } from './signals.js';
 
 /**
  * The one place requests are made (see src/core/README.md). ky runs the attempts — the loop, the
@@ -105,9 +105,17 @@ export class HttpTransport implements Transport {
   }
 
   async download(request: RawRequest, options?: RequestOptions): Promise<Response> {
-    // The caller reads this body: the link to its signal stays, so aborting still stops the read.
-    const { response } = await this.#perform(request, options, true);
-    return response;
+    const { response, exchange } = await this.#perform(request, options, true);
+    const { link } = exchange;
+    if (link === undefined || response.body === null) {
+      link?.release();
+      return response;
+    }
+    // The caller reads this body, so the link to its signal stays (aborting still stops the read)
+    // until the body ends, fails or is cancelled: a long-lived signal must not keep every download.
+    const wrapped = new Response(releasing(response.body, link), response);
+    Object.defineProperty(wrapped, 'url', { value: response.url });
+    return wrapped;
   }
 
   #credential(version: ApiVersion, request: RawRequest): Credential {
