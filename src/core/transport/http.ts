@@ -42,9 +42,12 @@ export class HttpTransport implements Transport {
   readonly #maxRetries: number;
   readonly #timeout: number;
   readonly #maxRetryAfterMs: number;
+  readonly #maxResponseBytes: number;
   readonly #defaultHeaders: Record<string, string>;
   /** Every credential the client holds, replaced wherever an error would show it. */
   readonly #secrets: ReadonlyArray<string | undefined>;
+  /** The expressions that find them in an answer, compiled once (response/redact.ts). */
+  readonly #patterns = new Map<string, RegExp>();
 
   constructor(options: ClientOptions, clock: Clock, events: ClientEmitter) {
     const { accessToken, apiKey, clientId, clientSecret } = options;
@@ -90,6 +93,7 @@ export class HttpTransport implements Transport {
     this.#maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
     this.#timeout = options.timeout ?? DEFAULTS.timeout;
     this.#maxRetryAfterMs = (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000;
+    this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULTS.maxResponseBytes;
     this.#defaultHeaders = mergeHeaders({}, options.defaultHeaders, undefined);
     this.#secrets = [clientSecret, apiKey, staticToken];
   }
@@ -137,7 +141,7 @@ export class HttpTransport implements Transport {
     validateRequestOptions(options);
     validateHeaders(request.headers);
     const method = methodOf(request.method);
-    const { version, url } = resolveTarget(request, allowAbsolute, this.#baseUrl, this.#baseUrlV1);
+    const { version, url, shown } = resolveTarget(request, allowAbsolute, this.#baseUrl, this.#baseUrlV1);
     const credential = this.#credential(version, request);
     const headers = mergeHeaders(this.#defaultHeaders, request.headers, options?.headers);
     let body: string | undefined;
@@ -149,7 +153,8 @@ export class HttpTransport implements Transport {
       {
         method,
         url,
-        operation: operationName({ method, path: request.path }),
+        shownUrl: shown ?? url,
+        operation: operationName({ method, path: shown ?? request.path }),
         credential,
         secrets: request.secrets ?? [],
         version,
@@ -162,7 +167,7 @@ export class HttpTransport implements Transport {
 
   /** The call: what it is, and the client's settings under the call's own options. */
   #exchange(
-    call: Omit<ExchangeInit, 'link' | 'timeout' | 'maxRetries' | 'maxRetryAfterMs'>,
+    call: Omit<ExchangeInit, 'link' | 'timeout' | 'maxRetries' | 'maxRetryAfterMs' | 'maxResponseBytes'>,
     options: RequestOptions | undefined,
   ): Exchange {
     const caller = options?.signal;
@@ -173,6 +178,7 @@ export class HttpTransport implements Transport {
       maxRetries: options?.maxRetries ?? this.#maxRetries,
       maxRetryAfterMs:
         options?.maxRetryAfter === undefined ? this.#maxRetryAfterMs : options.maxRetryAfter * 1000,
+      maxResponseBytes: options?.maxResponseBytes ?? this.#maxResponseBytes,
     });
   }
 
@@ -197,7 +203,8 @@ export class HttpTransport implements Transport {
       if (exchange.signal !== undefined) options.signal = exchange.signal;
       response = await this.#ky(exchange.url, options);
     } catch (error) {
-      const thrown = await failure(exchange, error, this.#clock, this.#secrets, version);
+      const secrets = [...this.#secrets, ...this.#hooks.held];
+      const thrown = await failure(exchange, error, this.#clock, secrets, this.#patterns, version);
       exchange.link?.release();
       throw thrown;
     }
@@ -211,6 +218,7 @@ export class HttpTransport implements Transport {
     const call = {
       method: 'POST',
       url,
+      shownUrl: url,
       operation,
       credential: undefined,
       secrets: [],
