@@ -124,8 +124,11 @@ export const EndedCallSchema = z.looseObject({
   id: z.string(),
   /** `ended`. */
   status: CallStatusSchema,
-  /** End time, ISO 8601 UTC. */
-  ended_at: z.string(),
+  /**
+   * End time, ISO 8601 UTC. `null` when the call was ended by an earlier attempt of this `calls.end`
+   * whose answer was lost (a timeout, a reset, a 5xx), and the retry found it gone: the time is not known.
+   */
+  ended_at: z.nullable(z.string()),
 });
 /**
  * What `calls.end` returns: `{ id, status, ended_at }`.

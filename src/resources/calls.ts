@@ -123,6 +123,8 @@ export class Calls extends APIResource {
       method: 'DELETE',
       path: path('calls.end')`/v2/calls/${{ callId }}`,
       data: EndedData,
+      // An earlier attempt ended the call and its answer was lost: when, is not known.
+      ifGone: { call: { id: callId, status: 'ended', ended_at: null } },
     } as const;
     return runOperation(this.transport, { ...spec, result: (data) => data.call }, options);
   }

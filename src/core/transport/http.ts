@@ -6,7 +6,7 @@ import {
   StaticCredential,
 } from '../auth/credentials.js';
 import type { Clock } from '../clock.js';
-import { type ApiVersion, ValidationError } from '../errors.js';
+import { type ApiVersion, NotFoundError, ValidationError } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import { loadShared } from '../load.js';
 import { type ClientOptions, DEFAULTS, validateHeaders, validateRequestOptions } from '../options.js';
@@ -95,7 +95,9 @@ export class HttpTransport implements Transport {
   }
 
   async send(request: RawRequest, options?: RequestOptions): Promise<unknown> {
-    const { response, exchange } = await this.#perform(request, options, false);
+    const performed = await this.#perform(request, options, false);
+    if ('gone' in performed) return performed.gone;
+    const { response, exchange } = performed;
     try {
       const text = await readText(exchange, response);
       return request.lenient ? parseLenient(text) : parseJson(text, response.status, exchange.operation);
@@ -106,8 +108,8 @@ export class HttpTransport implements Transport {
 
   async download(request: RawRequest, options?: RequestOptions): Promise<Response> {
     // The caller reads this body: the link to its signal stays, so aborting still stops the read.
-    const { response } = await this.#perform(request, options, true);
-    return response;
+    const performed = await this.#perform({ ...request, ifGone: undefined }, options, true);
+    return (performed as { response: Response }).response;
   }
 
   #credential(version: ApiVersion, request: RawRequest): Credential {
@@ -125,7 +127,7 @@ export class HttpTransport implements Transport {
     request: RawRequest,
     options: RequestOptions | undefined,
     allowAbsolute: boolean,
-  ): Promise<{ response: Response; exchange: Exchange }> {
+  ): Promise<{ response: Response; exchange: Exchange } | { gone: unknown }> {
     validateRequestOptions(options);
     validateHeaders(request.headers);
     const method = methodOf(request.method);
@@ -148,8 +150,19 @@ export class HttpTransport implements Transport {
       },
       options,
     );
-    const response = await this.#fetch(exchange, headers, body, version);
-    return { response, exchange };
+    try {
+      return { response: await this.#fetch(exchange, headers, body, version), exchange };
+    } catch (error) {
+      const { ifGone } = request;
+      if (
+        ifGone !== undefined &&
+        method === 'DELETE' &&
+        error instanceof NotFoundError &&
+        exchange.mayHaveArrived
+      )
+        return { gone: ifGone };
+      throw error;
+    }
   }
 
   /** The call: what it is, and the client's settings under the call's own options. */
