@@ -100,15 +100,24 @@ function checkString(option: string, value: unknown): void {
 }
 
 /**
- * Checks request headers (`defaultHeaders`, a call's `headers`): each name an HTTP token, each value a
- * string that can go into a header (`undefined` leaves the header out). The {@link ValidationError}
- * names `option` and the header (`headers.x-trace`), never a value, nor a name that is not a token.
+ * Headers that frame the request or that fetch forbids: set by hand they make fetch throw, or a proxy
+ * read a different request (a `content-length` that does not match the body); fetch sets them itself.
+ */
+const FRAMING =
+  /^(?:content-length|transfer-encoding|connection|host|expect|keep-alive|upgrade|te|trailer)$/i;
+
+/**
+ * Checks request headers (`defaultHeaders`, a call's `headers`): each name an HTTP token that does not
+ * frame the request, each value a string that can go into a header (`undefined` leaves the header
+ * out). The {@link ValidationError} names `option` and the header (`headers.x-trace`), never a value,
+ * nor a name that is not a token.
  */
 export function validateHeaders(headers: unknown, option = 'headers'): void {
   if (headers === undefined) return;
   if (typeof headers !== 'object' || headers === null) fail(option, 'must be an object');
   for (const name in headers) {
     if (!/^[\w!#$%&'*+.^`|~-]+$/.test(name)) fail(option, 'a header name is not an HTTP token');
+    if (FRAMING.test(name)) fail(`${option}.${name}`, 'frames the request: fetch sets it, never the caller');
     const value = (headers as Record<string, unknown>)[name];
     if (value !== undefined) checkHeaderValue(`${option}.${name}`, value);
   }

@@ -4,7 +4,17 @@
  */
 import * as z from 'zod/mini';
 import { CALL_STATUSES, type CallStatus } from '../shared/call-status.js';
-import { anyObject, e164, httpUrl, intBetween, isoDate, notEmpty, oneOf, openEnum } from './fields.js';
+import {
+  anyObject,
+  e164,
+  httpUrl,
+  intBetween,
+  isoDate,
+  jsonObject,
+  notEmpty,
+  oneOf,
+  openEnum,
+} from './fields.js';
 
 const CallStatusSchema = openEnum(CALL_STATUSES);
 
@@ -186,7 +196,7 @@ export const CreateCallParamsSchema = z.strictObject({
   /** Called when the call status changes; an `http:` or `https:` URL. */
   callback_url: z.optional(httpUrl()),
   /** Attached to the call, returned as sent. */
-  custom_data: z.optional(anyObject()),
+  custom_data: z.optional(jsonObject()),
 });
 /**
  * What `calls.create` needs: at least `to` (E.164). Invalid values reject with `ValidationError` before any request.
