@@ -1,10 +1,10 @@
 import { HttpResponse, http } from 'msw';
-import type { SharedState } from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../../src/core/auth/fingerprint.js';
 import { MemoryState } from '../../../src/core/pacing/shared-state.js';
 import { BASE, CANARY, testClient } from '../../helpers/client.js';
 import { fakeClock } from '../../helpers/clock.js';
+import { recordingKeys } from '../../helpers/recording-state.js';
 import { server } from '../../helpers/server.js';
 
 /** A token endpoint issuing tok_1, tok_2 … and a data endpoint that accepts `valid` tokens only. */
@@ -94,7 +94,7 @@ describe('one token for every client sharing a state', () => {
     const state = new MemoryState();
     const clock = fakeClock();
     // Another process holds the lock: this client waits, then takes over when the lease ends.
-    const key = `${CANARY.clientId}:token:${fingerprint(`${BASE} `)}`;
+    const key = `${CANARY.clientId}:token:${fingerprint(`${BASE} ${CANARY.clientId} `)}`;
     expect(await state.lockToken(key, 'someone', 30_000, clock.now())).toBe(true);
     await testClient({ sharedState: state, clock }).request({ method: 'GET', path: '/v2/x' });
     expect(counts.tokens).toBe(1);
@@ -106,16 +106,7 @@ describe('one token for every client sharing a state', () => {
   it('keys name the account and carry no secret or token', async () => {
     service();
     const keys: string[] = [];
-    const state = new MemoryState();
-    const recording = new Proxy(state, {
-      get(target, name) {
-        const method = Reflect.get(target, name) as (...args: unknown[]) => unknown;
-        return (key: string, ...rest: unknown[]) => {
-          keys.push(key);
-          return method.call(target, key, ...rest);
-        };
-      },
-    }) as SharedState;
+    const recording = recordingKeys(new MemoryState(), keys);
     const client = testClient({ sharedState: recording, rateLimit: 'pro' });
     await client.request({ method: 'GET', path: '/v2/x' });
     expect(keys.length).toBeGreaterThan(0);
