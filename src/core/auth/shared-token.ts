@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { SharedStateGuard } from '../pacing/guard.js';
 import type { SharedToken } from '../pacing/shared-state.js';
-import type { IssuedToken } from './token-cache.js';
+import type { IssuedToken } from './issued-token.js';
 
 /** How long a holder may take to get a token before another client may try (a holder that dies frees it). */
 const LEASE_MS = 30_000;
