@@ -59,6 +59,12 @@ export interface ClientOptions {
    * with `redisState` from `telephony-sdk/redis`). Default: the client's own, in memory.
    */
   sharedState?: SharedState | undefined;
+  /**
+   * With `sharedState`: whose budget, 429 pauses and token these are. Clients of one account share all
+   * three (whatever token each holds); clients of different accounts share nothing. Default: `clientId`;
+   * with `sharedState` and neither, the constructor throws. Stored in the state's keys: never a secret.
+   */
+  account?: string | undefined;
   /** Time source for backoff waits, pacing and token expiry (tests inject a fake). */
   clock?: Clock | undefined;
 }
@@ -142,6 +148,7 @@ const CLIENT_OPTIONS: Record<keyof ClientOptions, true> = {
   clock: true,
   rateLimit: true,
   sharedState: true,
+  account: true,
 };
 const REQUEST_OPTIONS: Record<keyof RequestOptions, true> = {
   signal: true,
@@ -229,6 +236,12 @@ export function validateOptions(options: ClientOptions): void {
     (typeof state !== 'object' || state === null || typeof state.reserve !== 'function')
   )
     fail('sharedState', 'must implement SharedState (redisState(…) from telephony-sdk/redis, or your own)');
+  const { account } = options;
+  if (account !== undefined && (typeof account !== 'string' || !account.trim()))
+    fail('account', 'must be a non-empty string');
+  // Never a constant nor a credential's fingerprint: either would merge or split accounts behind the user's back.
+  if (state !== undefined && account === undefined && options.clientId === undefined)
+    fail('account', 'name whose budget, pauses and token the sharedState holds (account or clientId)');
 }
 
 function checkRateLimit(value: unknown): void {

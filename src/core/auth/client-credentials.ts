@@ -29,7 +29,8 @@ export function clientCredentials(
   post: FormPost,
 ): TokenCache {
   const { account, baseUrl, clientId, clientSecret, scope } = options;
-  const key = `${account}:token:${fingerprint(`${baseUrl} ${scope ?? ''}`)}`;
+  // One token per token URL, client id and scope: clients of one account may use several client ids.
+  const key = `${account}:token:${fingerprint(`${baseUrl} ${clientId} ${scope ?? ''}`)}`;
   const source = new SharedTokenSource(guard, key, clock, () =>
     requestToken(post, events, baseUrl, clientId, clientSecret, scope),
   );

@@ -2,7 +2,7 @@ import { ValidationError } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import { operationName } from '../request/method.js';
 import { joinUrl } from '../request/url.js';
-import { type IssuedToken, issuedToken } from './token-cache.js';
+import { type IssuedToken, issuedToken } from './issued-token.js';
 
 const TOKEN_PATH = '/v2/oauth/token';
 
