@@ -74,9 +74,11 @@ const entries: Entry[] = [
   {
     // Issue 17: a browser client with a static token and no pacing loads neither the pacing and
     // shared-state code nor the client-credentials flow up front (they are chunks behind import()).
+    // 26 kB met at issue 17's end (25.6 kB); issue 18's answers-not-trusted checks (retried deletes,
+    // JSON params, framing headers, pause cap, account) brought it to 26.4 kB: docs/performance.md.
     name: 'telephony-sdk, browser client first load (static token, no rateLimit)',
     source: wholeSdk,
-    budgetKb: 26,
+    budgetKb: 27,
     needs: ['src/core/load.browser.ts', 'dist/index.js'],
     foreignCode: [REDIS_CODE, PACING_CODE, CLIENT_CREDENTIALS_CODE],
     firstLoad: true,

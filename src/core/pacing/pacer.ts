@@ -1,10 +1,9 @@
 import type { Clock } from '../clock.js';
 import type { ApiVersion } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
-import { type ClientOptions, DEFAULTS } from '../options.js';
+import type { ClientOptions } from '../options.js';
 import { SharedStateGuard } from './guard.js';
 import type { SharedParts } from './pacing.js';
-import { budgetOf } from './plans.js';
 import type { RateBudget, Reservation } from './shared-state.js';
 
 /** The reservation before an attempt of a version's calls; a client without pacing nor pause skips the store. */
@@ -65,9 +64,14 @@ export class Pacer {
  * and token they are: `account`, else the client id (the option checks require one of them with a
  * `sharedState`); without one, `'local'`: the client's own memory shares nothing anyway.
  */
-export function sharedParts(options: ClientOptions, clock: Clock, events: ClientEmitter): SharedParts {
+export function sharedParts(
+  options: ClientOptions,
+  budget: RateBudget | undefined,
+  maxPauseMs: number,
+  clock: Clock,
+  events: ClientEmitter,
+): SharedParts {
   const account = options.account ?? options.clientId ?? 'local';
   const guard = new SharedStateGuard(options.sharedState, clock, events);
-  const maxPauseMs = (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000;
-  return { guard, account, pacer: new Pacer(guard, budgetOf(options.rateLimit), clock, account, maxPauseMs) };
+  return { guard, account, pacer: new Pacer(guard, budget, clock, account, maxPauseMs) };
 }
