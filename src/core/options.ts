@@ -228,11 +228,10 @@ export function validateOptions(options: ClientOptions): void {
   )
     fail('sharedState', 'must implement SharedState (redisState(…) from telephony-sdk/redis, or your own)');
   const { account } = options;
-  if (account !== undefined && (typeof account !== 'string' || !account.trim()))
-    fail('account', 'must be a non-empty string');
-  // Never a constant nor a credential's fingerprint: either would merge or split accounts behind the user's back.
-  if (state !== undefined && account === undefined && options.clientId === undefined)
-    fail('account', 'name whose budget, pauses and token the sharedState holds (account or clientId)');
+  // With a sharedState, never a constant nor a credential's fingerprint: either would merge or split
+  // accounts behind the user's back.
+  if (account !== undefined ? typeof account !== 'string' || !account.trim() : state && !options.clientId)
+    fail('account', 'must name the account (with sharedState: account or clientId)');
 }
 
 function checkRateLimit(value: unknown): void {

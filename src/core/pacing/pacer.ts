@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { ApiVersion } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
-import { type ClientOptions, DEFAULTS } from '../options.js';
+import type { ClientOptions } from '../options.js';
 import { SharedStateGuard } from './guard.js';
 import type { SharedParts } from './pacing.js';
 import { budgetOf } from './plans.js';
@@ -63,11 +63,17 @@ export class Pacer {
  * A client's guard over its `sharedState` (or its own memory), its account and its pacer: what
  * {@link Pacing} loads. The account is the part of shared-state keys that says whose budget, pauses
  * and token they are: `account`, else the client id (the option checks require one of them with a
- * `sharedState`); without one, `'local'`: the client's own memory shares nothing anyway.
+ * `sharedState`); without one, `'local'`: the client's own memory shares nothing anyway. A 429's
+ * pause lasts at most `maxRetryAfterMs`, the client's `maxRetryAfter`.
  */
-export function sharedParts(options: ClientOptions, clock: Clock, events: ClientEmitter): SharedParts {
+export function sharedParts(
+  options: ClientOptions,
+  maxRetryAfterMs: number,
+  clock: Clock,
+  events: ClientEmitter,
+): SharedParts {
   const account = options.account ?? options.clientId ?? 'local';
   const guard = new SharedStateGuard(options.sharedState, clock, events);
-  const maxPauseMs = (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000;
-  return { guard, account, pacer: new Pacer(guard, budgetOf(options.rateLimit), clock, account, maxPauseMs) };
+  const pacer = new Pacer(guard, budgetOf(options.rateLimit), clock, account, maxRetryAfterMs);
+  return { guard, account, pacer };
 }

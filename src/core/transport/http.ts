@@ -48,8 +48,9 @@ export class HttpTransport implements Transport {
 
   constructor(options: ClientOptions, clock: Clock, events: ClientEmitter) {
     const { accessToken, apiKey, clientId, clientSecret } = options;
+    const maxRetryAfterMs = (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000;
     const pacing = new Pacing(
-      () => loadShared().then((m) => m.sharedParts(options, clock, events)),
+      () => loadShared().then((m) => m.sharedParts(options, maxRetryAfterMs, clock, events)),
       budgetOf(options.rateLimit) !== undefined ||
         options.sharedState !== undefined ||
         clientSecret !== undefined,
@@ -89,7 +90,7 @@ export class HttpTransport implements Transport {
     if (apiKey !== undefined) this.#v1 = new StaticCredential(apiKey);
     this.#maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
     this.#timeout = options.timeout ?? DEFAULTS.timeout;
-    this.#maxRetryAfterMs = (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000;
+    this.#maxRetryAfterMs = maxRetryAfterMs;
     this.#defaultHeaders = mergeHeaders({}, options.defaultHeaders, undefined);
     this.#secrets = [clientSecret, apiKey, staticToken];
   }
