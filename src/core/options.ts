@@ -36,8 +36,9 @@ export interface ClientOptions {
   timeout?: number | undefined;
   /**
    * Longest `Retry-After`, in **seconds**, the client will wait before retrying a 429 or 503; a longer one
-   * fails at once (a 429 as {@link RateLimitError} with `retryAfter`). Default 60. Per call:
-   * `RequestOptions.maxRetryAfter`.
+   * fails at once (a 429 as {@link RateLimitError} with `retryAfter`). Also the longest a 429 pauses the
+   * account (every call of the clients sharing its state), whatever `Retry-After` said, and the longest
+   * wait for rate budget or a pause a call accepts. Default 60. Per call: `RequestOptions.maxRetryAfter`.
    */
   maxRetryAfter?: number | undefined;
   /** Custom fetch. Default: `globalThis.fetch`, read at each request. */
