@@ -36,8 +36,9 @@ export interface ClientOptions {
   timeout?: number | undefined;
   /**
    * Longest `Retry-After`, in **seconds**, the client will wait before retrying a 429 or 503; a longer one
-   * fails at once (a 429 as {@link RateLimitError} with `retryAfter`). Default 60. Per call:
-   * `RequestOptions.maxRetryAfter`.
+   * fails at once (a 429 as {@link RateLimitError} with `retryAfter`). Also the longest a 429 pauses the
+   * account (every call of the clients sharing its state), whatever `Retry-After` said, and the longest
+   * wait for rate budget or a pause a call accepts. Default 60. Per call: `RequestOptions.maxRetryAfter`.
    */
   maxRetryAfter?: number | undefined;
   /** Custom fetch. Default: `globalThis.fetch`, read at each request. */
@@ -237,11 +238,10 @@ export function validateOptions(options: ClientOptions): void {
   )
     fail('sharedState', 'must implement SharedState (redisState(…) from telephony-sdk/redis, or your own)');
   const { account } = options;
-  if (account !== undefined && (typeof account !== 'string' || !account.trim()))
-    fail('account', 'must be a non-empty string');
-  // Never a constant nor a credential's fingerprint: either would merge or split accounts behind the user's back.
-  if (state !== undefined && account === undefined && options.clientId === undefined)
-    fail('account', 'name whose budget, pauses and token the sharedState holds (account or clientId)');
+  // With a sharedState, never a constant nor a credential's fingerprint: either would merge or split
+  // accounts behind the user's back.
+  if (account !== undefined ? typeof account !== 'string' || !account.trim() : state && !options.clientId)
+    fail('account', 'must name the account (with sharedState: account or clientId)');
 }
 
 function checkRateLimit(value: unknown): void {

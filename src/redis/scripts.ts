@@ -94,7 +94,10 @@ local current = tonumber(redis.call('GET', KEYS[1]))
 if not current or current < now + ms then redis.call('SET', KEYS[1], int(now + ms), 'PX', int(ms)) end
 `);
 
-/** KEYS: lock. ARGV: holder, lease ms. 1 when free or already the holder's (the lease restarts). */
+/**
+ * KEYS: lock. ARGV: holder, lease ms. 1 when free or already the holder's (the lease restarts: how a
+ * holder renews it while its token request runs); 0, touching nothing, when another holder has it.
+ */
 export const LOCK = new LuaScript(`
 local current = redis.call('GET', KEYS[1])
 if current and current ~= ARGV[1] then return 0 end

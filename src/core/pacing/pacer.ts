@@ -62,7 +62,8 @@ export class Pacer {
  * A client's guard over its `sharedState` (or its own memory), its account and its pacer: what
  * {@link Pacing} loads. The account is the part of shared-state keys that says whose budget, pauses
  * and token they are: `account`, else the client id (the option checks require one of them with a
- * `sharedState`); without one, `'local'`: the client's own memory shares nothing anyway.
+ * `sharedState`); without one, `'local'`: the client's own memory shares nothing anyway. A 429's
+ * pause lasts at most `maxRetryAfterMs`, the client's `maxRetryAfter`.
  */
 export function sharedParts(
   options: ClientOptions,

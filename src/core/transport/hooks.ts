@@ -115,7 +115,7 @@ function refused(exchange: Exchange, waitMs: number, reason: Reservation['reason
   return new RateLimitError({
     status: 429,
     code: paused ? 'paused' : 'rate_budget_exhausted',
-    message: `${paused ? `a 429 from the service paused the account's calls for ${seconds} s more` : `the rate budget (rateLimit) frees a slot in ${seconds} s`}, longer than maxRetryAfter (${exchange.maxRetryAfterMs / 1000} s); nothing was sent`,
+    message: `${paused ? 'a 429 paused the account' : 'the rate budget (rateLimit) is spent'} for ${seconds} s more, longer than maxRetryAfter (${exchange.maxRetryAfterMs / 1000} s); nothing was sent`,
     headers: {},
     body: undefined,
     apiVersion: exchange.version ?? 'v2',

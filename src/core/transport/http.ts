@@ -93,7 +93,7 @@ export class HttpTransport implements Transport {
     if (apiKey !== undefined) this.#v1 = new StaticCredential(apiKey);
     this.#maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
     this.#timeout = options.timeout ?? DEFAULTS.timeout;
-    this.#maxRetryAfterMs = (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000;
+    this.#maxRetryAfterMs = maxRetryAfterMs;
     this.#defaultHeaders = mergeHeaders({}, options.defaultHeaders, undefined);
     this.#secrets = [clientSecret, apiKey, staticToken];
   }
