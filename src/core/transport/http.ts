@@ -54,6 +54,7 @@ export class HttpTransport implements Transport {
   constructor(options: ClientOptions, clock: Clock, events: ClientEmitter) {
     const { accessToken, apiKey, clientId, clientSecret } = options;
     const budget = budgetOf(options.rateLimit);
+    // The longest wait this client accepts, and so the longest a 429 of its own may pause the account.
     const maxPauseMs = (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000;
     const pacing = new Pacing(
       () => loadShared().then((m) => m.sharedParts(options, budget, maxPauseMs, clock, events)),
@@ -93,7 +94,7 @@ export class HttpTransport implements Transport {
     if (apiKey !== undefined) this.#v1 = new StaticCredential(apiKey);
     this.#maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
     this.#timeout = options.timeout ?? DEFAULTS.timeout;
-    this.#maxRetryAfterMs = maxRetryAfterMs;
+    this.#maxRetryAfterMs = maxPauseMs;
     this.#defaultHeaders = mergeHeaders({}, options.defaultHeaders, undefined);
     this.#secrets = [clientSecret, apiKey, staticToken];
   }
