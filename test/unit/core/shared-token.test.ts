@@ -1,5 +1,5 @@
 import { HttpResponse, http } from 'msw';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { fingerprint } from '../../../src/core/auth/fingerprint.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { MemoryState } from '../../../src/core/pacing/shared-state.js';
@@ -148,8 +148,12 @@ describe('one token for every client sharing a state', () => {
     const gate = heldTokenEndpoint();
     const state = new MemoryState();
     const clock = fakeClock();
-    // The first client takes the lock and its token request hangs; its lease is renewed on real
-    // timers, which do not run here: to the others it is a holder that died.
+    // The first client takes the lock and its token request hangs; its lease is renewed on timers,
+    // faked here and never advanced: to the others it is a holder that died.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const holder = testClient({ sharedState: state, clock }).request({ method: 'GET', path: '/v2/x' });
     await gate.requested(1);
     const waiter = testClient({ sharedState: state, clock });
