@@ -1,10 +1,10 @@
-import { EventEmitter } from 'eventemitter3';
 import { TelephonyError } from '../shared/telephony-error.js';
 import { fetchHandler, type NodeRequest, type NodeResponse, nodeHandler } from './adapters.js';
 import { type DedupStore, MemoryDedupStore } from './dedup.js';
 import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 import type { WebhookEvent } from './events.js';
 import { type HeadersLike, signatureHeader } from './header.js';
+import { Listeners } from './listeners.js';
 import type { WebhookReceiverEvents } from './receiver-events.js';
 import type { WebhookReceiverOptions } from './receiver-options.js';
 import { checkSettings, verifyWebhook } from './verify.js';
@@ -22,13 +22,6 @@ export interface HandleResult {
    * `handler_error` (500) or `store_error` (500: the dedup store threw, so the service will re-deliver).
    */
   reason?: WebhookVerificationReason | 'duplicate' | 'in_progress' | 'handler_error' | 'store_error';
-}
-
-/** One entry of eventemitter3's registry. */
-interface Listener {
-  fn: (event: WebhookEvent) => unknown;
-  context: unknown;
-  once: boolean;
 }
 
 /**
@@ -54,7 +47,7 @@ interface Listener {
  * export const POST = receiver.fetchHandler;
  * ```
  */
-export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
+export class WebhookReceiver extends Listeners {
   readonly #options: WebhookReceiverOptions;
   readonly #store: DedupStore;
   /** `dedupTtl` in whole seconds (Redis `EX` takes integers). */
@@ -174,11 +167,13 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
     // never an event type, so a signed `type: 'handler_error'` reaches only the catch-all. A `once`
     // listener is taken out now (a concurrent event does not run it too) and put back if this event
     // fails, so the re-delivery runs it.
-    const listeners = (type.includes('.') ? [type, '*'] : ['*']).flatMap((name) => this.#take(name));
+    const listeners = (type.includes('.') ? [type, '*'] : ['*']).flatMap((name) => this.take(name as '*'));
     let done = false;
     try {
       const outcomes = await Promise.allSettled(
-        listeners.map(async ({ fn, context }) => fn.call(context, event)),
+        listeners.map(async ([, fn, context]) =>
+          (fn as (event: WebhookEvent) => unknown).call(context, event),
+        ),
       );
       const failed = outcomes.find((outcome) => outcome.status === 'rejected');
       if (failed) {
@@ -194,23 +189,8 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
       done = true;
       return { status: 200, event };
     } finally {
-      if (!done)
-        for (const { name, fn, context, once } of listeners)
-          if (once) this.once(name as 'call.incoming', fn, context);
+      this.settle(listeners, done);
     }
-  }
-
-  /**
-   * The listeners of `name`, read from eventemitter3's registry to keep each one's context and
-   * `once` flag; the `once` ones are removed as they are taken.
-   */
-  #take(name: string): Array<Listener & { name: string }> {
-    const registry = (this as unknown as { _events: Record<string, Listener | Listener[] | undefined> })
-      ._events;
-    const listeners = [registry[(EventEmitter.prefixed || '') + name] ?? []].flat();
-    for (const { fn, context, once } of listeners)
-      if (once) this.removeListener(name as 'call.incoming', fn, context, true);
-    return listeners.map((listener) => ({ ...listener, name }));
   }
 
   /** A release that fails leaves the claim to its lease, which expires: nothing to do here. */
@@ -239,7 +219,7 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
   #notify<
     Name extends 'verification_failed' | 'duplicate' | 'handler_error' | 'store_error' | 'body_already_read',
   >(name: Name, info: Parameters<WebhookReceiverEvents[Name]>[0]): void {
-    for (const { fn, context } of this.#take(name))
+    for (const [, fn, context] of this.take(name, true))
       try {
         Promise.resolve((fn as (info: unknown) => unknown).call(context, info)).catch(() => {});
       } catch {}
