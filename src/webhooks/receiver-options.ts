@@ -14,9 +14,10 @@ export interface WebhookReceiverOptions extends VerifyWebhookOptions {
   dedupTtl?: number;
   /**
    * Longest time, in seconds, to process one delivery (the store and every handler) before answering
-   * 500 `handler_error`, so a hung handler or store cannot hold the event's id (and every re-delivery
-   * of it) forever. Default 30. A handler still running then is not stopped: the re-delivery runs it
-   * again.
+   * 500 `handler_error`, so the service is not kept waiting. Default 30. A handler still running then
+   * is not stopped, and keeps its event's claim until it ends: a re-delivery meanwhile answers 409
+   * `in_progress` and runs nothing. The claim's lease is this (an hour when Infinity), renewed while
+   * the handlers run.
    */
   handlerTimeout?: number;
   /**

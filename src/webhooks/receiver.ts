@@ -1,5 +1,6 @@
 import { TelephonyError } from '../shared/telephony-error.js';
 import { fetchHandler, type NodeRequest, type NodeResponse, nodeHandler } from './adapters.js';
+import { claimEvent, unref } from './claim.js';
 import { type DedupStore, MemoryDedupStore } from './dedup.js';
 import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 import type { WebhookEvent } from './events.js';
@@ -12,13 +13,16 @@ import { warn } from './warn.js';
 
 /** What {@link WebhookReceiver.handle} answers. */
 export interface HandleResult {
-  /** Status to answer: 200 processed (or already processed), 400/401 refused, 500 a handler or the store failed. */
-  status: 200 | 400 | 401 | 500;
+  /**
+   * Status to answer: 200 processed (or already processed), 400/401 refused, 409 another delivery of
+   * the event is running (the service re-delivers later), 500 a handler or the store failed.
+   */
+  status: 200 | 400 | 401 | 409 | 500;
   /** The verified event; absent when verification failed. */
   event?: WebhookEvent;
   /**
    * Why it was not a plain success: a verification reason, `duplicate` (200, handlers not run),
-   * `in_progress` (500: another instance holds the id's claim, see `DedupStore.claim`),
+   * `in_progress` (409: another delivery holds the id's claim, see `DedupStore.claim`; nothing ran),
    * `handler_error` (500) or `store_error` (500: the dedup store threw, so the service will re-deliver).
    */
   reason?: WebhookVerificationReason | 'duplicate' | 'in_progress' | 'handler_error' | 'store_error';
@@ -26,7 +30,8 @@ export interface HandleResult {
 
 /**
  * Verifies deliveries, runs the handlers registered for each event, and answers the status the
- * service expects: 200 processed or already processed, 400/401 refused, 500 when a handler failed
+ * service expects: 200 processed or already processed, 400/401 refused, 409 while another delivery of
+ * the event runs its handlers (nothing runs; the service re-delivers later), 500 when a handler failed
  * (the id is then not remembered, so the service's re-delivery runs the handlers again).
  *
  * Handlers are registered with `on`/`once`/`off` (eventemitter3); the ones for an event's type and
@@ -130,12 +135,13 @@ export class WebhookReceiver extends Listeners {
       const timedOut = new Promise<HandleResult>((resolve) => {
         // Beyond setTimeout's 24.8-day range (Infinity included) it would fire at once: no timer then.
         if (seconds * 1000 > 2 ** 31 - 1) return;
-        timer = setTimeout(() => {
-          const error = new TelephonyError(`event ${event.id} was not processed within ${seconds} s`);
-          resolve(this.#failed(event, 'handler_error', error, attempt));
-          attempt.over = true;
-        }, seconds * 1000);
-        (timer as { unref?: () => void }).unref?.();
+        timer = unref(
+          setTimeout(() => {
+            const error = new TelephonyError(`event ${event.id} was not processed within ${seconds} s`);
+            resolve(this.#failed(event, 'handler_error', error, attempt));
+            attempt.over = true;
+          }, seconds * 1000),
+        );
       });
       // Handler failures are settled inside #process: what rejects here is the store.
       const processed = this.#process(event, attempt).catch((error: unknown) =>
@@ -158,11 +164,9 @@ export class WebhookReceiver extends Listeners {
       return { status: 200, event, reason: 'duplicate' };
     };
     if (await store.has(id)) return duplicate();
-    // The lease outlives one processing attempt (handlerTimeout) and nothing longer than the ttl.
-    if (store.claim && !(await store.claim(id, Math.ceil(Math.min(this.#timeout, this.#ttl))))) {
-      // Another instance holds the id, or finished it since `has`: a 500 makes the service come back.
-      return (await store.has(id)) ? duplicate() : { status: 500, event, reason: 'in_progress' };
-    }
+    const claim = await claimEvent(store, id, this.#timeout);
+    // Another delivery holds the id, or finished it since `has`: a 409 makes the service come back.
+    if (!claim) return (await store.has(id)) ? duplicate() : { status: 409, event, reason: 'in_progress' };
     // Called here rather than through emit(), which drops their promises. A type without a dot is
     // never an event type, so a signed `type: 'handler_error'` reaches only the catch-all. A `once`
     // listener is taken out now (a concurrent event does not run it too) and put back if this event
@@ -174,16 +178,16 @@ export class WebhookReceiver extends Listeners {
         listeners.map(async ([, fn, context]) =>
           (fn as (event: WebhookEvent) => unknown).call(context, event),
         ),
-      );
+      ).finally(claim.end);
       const failed = outcomes.find((outcome) => outcome.status === 'rejected');
       if (failed) {
-        await this.#release(id, attempt);
+        await claim.release();
         return this.#failed(event, 'handler_error', failed.reason, attempt);
       }
       try {
-        await store.add(id, this.#ttl);
+        await store.add(id, this.#ttl, claim.token);
       } catch (error) {
-        await this.#release(id, attempt);
+        await claim.release();
         throw error;
       }
       done = true;
@@ -191,15 +195,6 @@ export class WebhookReceiver extends Listeners {
     } finally {
       this.settle(listeners, done);
     }
-  }
-
-  /** A release that fails leaves the claim to its lease, which expires: nothing to do here. */
-  async #release(id: string, attempt: { over: boolean }): Promise<void> {
-    // After the timeout another instance may hold the id (or have finished it): never delete that.
-    if (attempt.over) return;
-    try {
-      await this.#store.release?.(id);
-    } catch {}
   }
 
   #failed(
