@@ -9,7 +9,8 @@ export interface WebhookReceiverOptions extends VerifyWebhookOptions {
   store?: DedupStore;
   /**
    * How long a processed id is remembered, in seconds. Default 86 400. Keep it at least as long as
-   * the service keeps re-delivering: a replay after it is forgotten runs the handlers again.
+   * the service keeps re-delivering: a replay after it is forgotten runs the handlers again (unless
+   * `maxEventAge`, at most this, refuses it).
    */
   dedupTtl?: number;
   /**
@@ -23,7 +24,8 @@ export interface WebhookReceiverOptions extends VerifyWebhookOptions {
   /**
    * Oldest event accepted, in seconds, by its signed `created_at`; an older one (or one without a
    * parseable `created_at`) is refused 400 `event_too_old`. The signature does not cover the header's
-   * `t`, so without this a captured delivery replays once the store has forgotten its id. Default `dedupTtl`.
+   * `t`, so without this a captured delivery replays once the store has forgotten its id. Default
+   * `dedupTtl`; longer is refused at construction (that replay window would reopen).
    */
   maxEventAge?: number;
   /** Largest body read, in bytes, by `nodeHandler` and `fetchHandler`; a larger one is answered 413. Default 1 MiB. */

@@ -67,7 +67,8 @@ export class WebhookReceiver extends Listeners {
   /**
    * @throws {TelephonyError} when a setting would break every delivery: no secret (an unset
    *   environment variable), a tolerance, `dedupTtl`, `handlerTimeout`, `maxBodyBytes` or `maxEventAge`
-   *   that is not a positive number, a `handlerTimeout` over 3600 (milliseconds, not seconds).
+   *   that is not a positive number, a `handlerTimeout` over 3600 (milliseconds, not seconds), a
+   *   `maxEventAge` longer than `dedupTtl` (a replay of an event whose id is forgotten would run).
    */
   constructor(options: WebhookReceiverOptions) {
     super();
@@ -87,6 +88,9 @@ export class WebhookReceiver extends Listeners {
     this.#options = options;
     this.#store = options.store ?? new MemoryDedupStore();
     this.#ttl = Math.ceil(options.dedupTtl ?? 86_400);
+    // Older events must be refused before the store forgets their ids, or a replay of one would run.
+    if ((options.maxEventAge ?? 0) > this.#ttl)
+      throw new TelephonyError('maxEventAge must not exceed dedupTtl');
     this.#timeout = options.handlerTimeout ?? 30;
     this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   }
