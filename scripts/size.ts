@@ -95,10 +95,11 @@ const entries: Entry[] = [
   {
     // The receiver is built on eventemitter3 (issue 3), which alone is 1.3 kB of the 2 kB goal;
     // README's Performance section records the goal as unmet for the whole entry and why. 4 → 5 kB
-    // for the receiver's handler timeout, body limit and safe observability (docs/performance.md).
+    // for the receiver's handler timeout, body limit and safe observability; 5 → 5.4 kB for claims that
+    // belong to their delivery and its own listener list (issue 18; docs/performance.md).
     name: 'telephony-sdk/webhooks (whole entry, receiver included)',
     source: `export * from './dist/webhooks.js';`,
-    budgetKb: 5,
+    budgetKb: 5.4,
     needs: ['src/webhooks/signature.ts', 'dist/webhooks.js'],
     forbidden: ['ky', 'zod'],
     foreignCode: [REDIS_CODE],
