@@ -25,6 +25,7 @@ export class Listeners extends EventEmitter<Events> {
     return this.#add([name, fn as Fn, context || this, false]);
   }
 
+  /** Same as `on`. */
   override addListener<T extends Name>(name: T, fn: Fn<T>, context?: unknown): this {
     return this.on(name, fn, context);
   }
@@ -40,6 +41,7 @@ export class Listeners extends EventEmitter<Events> {
     return super.removeListener(name, fn, context, once);
   }
 
+  /** Same as `removeListener`. */
   override off<T extends Name>(name: T, fn?: Fn<T>, context?: unknown, once?: boolean): this {
     return this.removeListener(name, fn, context, once);
   }
@@ -52,6 +54,7 @@ export class Listeners extends EventEmitter<Events> {
   /**
    * The registrations of `name` that no running event holds. Its `once` ones leave the emitter now,
    * so a concurrent event does not run them too: spent at once, or held until {@link Listeners.settle}.
+   * @internal
    */
   protected take(name: Name, spent?: boolean): Registration[] {
     const taken = this.#all.filter((r) => r[0] === name && !r[4]);
@@ -67,6 +70,7 @@ export class Listeners extends EventEmitter<Events> {
   /**
    * Ends what {@link Listeners.take} held: a `once` listener is spent, or, when its event failed, put
    * back for the re-delivery, unless it was removed meanwhile (`off`, `removeAllListeners`).
+   * @internal
    */
   protected settle(taken: Registration[], spent: boolean): void {
     for (const r of taken)
