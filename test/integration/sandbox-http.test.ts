@@ -1,6 +1,7 @@
 /**
  * The HTTP server that `listen()` (and the CLI) runs, over raw sockets: it answers only its own host
- * names, and reads a body only once the credential is accepted and never past its limit.
+ * names, reads a body only once the credential is accepted and never past its limit, and refuses a
+ * `custom_data` it could not serialize again before storing anything.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -228,5 +229,40 @@ describe('request bodies', () => {
     const answer = await rawRequest(port, head, [text]);
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body).data.user.department).toHaveLength(MAX_BODY_BYTES - shell.length);
+  });
+});
+
+describe('custom_data nested 100 000 deep', () => {
+  it('is 400 invalid_parameter naming custom_data; nothing is stored or delivered, and time goes on', async () => {
+    const { sandbox, own, send } = await serve();
+    const registered = await send('POST', '/v2/webhooks', own, {
+      url: await hooksUrl(),
+      events: ['call.answered', 'call.ended'],
+    });
+    expect(registered.status).toBe(200);
+    // Written by hand: JSON.stringify of such an object overflows the stack.
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const answer = await send('POST', '/v2/calls', own, { to: '+15551234567', custom_data: '§' }, undefined, {
+      '"§"': deep,
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toEqual({
+      status: 'error',
+      code: 'invalid_parameter',
+      message: 'custom_data may nest at most 32 levels of objects and arrays',
+    });
+    const listed = JSON.parse((await send('GET', '/v2/calls/recent', own)).body);
+    expect(listed.data.pagination.total).toBe(0);
+    // Before, the stored call's answer at 5 s overflowed the stack in a timer and ended the process.
+    await sandbox.advance(40_000);
+    expect(sandbox.deliveries).toEqual([]);
+    expect(
+      (await send('POST', '/v2/calls', own, { to: '+15551234567', custom_data: { ok: true } })).status,
+    ).toBe(200);
+    await sandbox.advance(40_000);
+    expect(sandbox.deliveries.map((delivery) => [delivery.event.type, delivery.status])).toEqual([
+      ['call.answered', 200],
+      ['call.ended', 200],
+    ]);
   });
 });
