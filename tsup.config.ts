@@ -3,12 +3,18 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defineConfig } from 'tsup';
 import { browserLoaders } from './scripts/lib/browser-loaders.js';
 import { inlineConsoleAssets } from './scripts/lib/console-assets.js';
+import { ownSourceMaps } from './scripts/lib/source-maps.js';
 
-const entry = {
+/** The public entries (package.json `exports`). */
+const publicEntries = {
   index: 'src/index.ts',
   webhooks: 'src/webhooks/index.ts',
   testing: 'src/testing/index.ts',
   redis: 'src/redis/index.ts',
+};
+
+const entry = {
+  ...publicEntries,
   // Not public entries: esbuild groups code into chunks by the entries that reach it, so giving
   // the verifier and the receiver entries of their own keeps eventemitter3's import out of the
   // verifier's chunk, and a bundler drops the emitter from a verify-only edge function.
@@ -23,7 +29,9 @@ const entry = {
  */
 async function relativeSourceMaps(dir: string): Promise<void> {
   const entries = await readdir(dir, { recursive: true });
-  for (const entry of entries.filter((name) => name.endsWith('.map'))) {
+  // dist/node/ is the Node build's, rewritten by its own config (built at the same time).
+  const ours = entries.filter((name) => name.endsWith('.map') && !/^node[/\\]/.test(name));
+  for (const entry of ours) {
     const file = join(dir, entry);
     const map = JSON.parse(await readFile(file, 'utf8')) as { file?: string; sources: string[] };
     const local = (path: string) => (isAbsolute(path) ? relative(dirname(file), path) : path);
@@ -68,6 +76,27 @@ export default defineConfig([
     noExternal: ['ky'],
     external: ['zod', 'eventemitter3', 'msw', 'redis', 'ioredis', /^node:/],
     onSuccess: () => relativeSourceMaps('dist'),
+  },
+  {
+    // The Node build (package.json's `node` condition, dist/node/): ky, zod and eventemitter3
+    // bundled in, so a Node process loads a few files instead of zod's graph of ~100 modules
+    // (docs/performance.md, Cold start). Bundlers, browsers and workers keep the builds above,
+    // whose dependencies stay external and are shared with the app's own copies.
+    entry: publicEntries,
+    outDir: 'dist/node',
+    format: ['esm', 'cjs'],
+    // One TelephonyError for every entry of a format, as above; keepNames for the CJS pass.
+    splitting: true,
+    keepNames: true,
+    sourcemap: true,
+    target: 'node20',
+    esbuildPlugins: [inlineConsoleAssets],
+    platform: 'node',
+    noExternal: ['ky', 'zod', 'eventemitter3'],
+    external: ['msw', 'redis', 'ioredis', /^node:/],
+    // The maps keep the SDK's own sources (not the dependencies', and no source text: the maps
+    // of dist/ carry it), so the package does not ship the same maps twice.
+    onSuccess: () => ownSourceMaps('dist/node'),
   },
   {
     entry: { cli: 'src/testing/cli.ts' },

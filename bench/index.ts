@@ -2,12 +2,13 @@
  * `npm run bench` (builds first): every row of issue 5's table, contenders side by side in one
  * process, rounds with rotated order, medians and ratios. `npm run bench -- <row> …` runs some
  * rows only (throughput, cpu, validation, webhooks, heap, token, signal,
- * fleet, pacing-cost, hostile). Results are also saved as
+ * fleet, pacing-cost, coldstart, hostile). Results are also saved as
  * JSON under bench/results/ (gitignored).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { printRow, type RowResult } from './report.js';
+import { coldStartRows } from './rows/coldstart.js';
 import { cpuRow } from './rows/cpu.js';
 import { fleetRows } from './rows/fleet.js';
 import { heapRow } from './rows/heap.js';
@@ -31,6 +32,7 @@ const rows: Record<string, () => Promise<RowResult[]>> = {
   signal: async () => [await signalHeapRow(await loadSdk(), await loadBaselineSdk())],
   fleet: async () => fleetRows(await loadSdkTesting()),
   'pacing-cost': async () => [await pacingCostRow(await loadSdk(), await loadSdkRedis())],
+  coldstart: coldStartRows,
   hostile: async () => [await hostileRow()],
 };
 

@@ -74,9 +74,11 @@ const entries: Entry[] = [
   {
     // Issue 17: a browser client with a static token and no pacing loads neither the pacing and
     // shared-state code nor the client-credentials flow up front (they are chunks behind import()).
+    // 26 kB met at issue 17's end (25.6 kB); issue 18's answers-not-trusted checks (retried deletes,
+    // JSON params, framing headers, pause cap, account) brought it to 26.4 kB: docs/performance.md.
     name: 'telephony-sdk, browser client first load (static token, no rateLimit)',
     source: wholeSdk,
-    budgetKb: 26,
+    budgetKb: 27,
     needs: ['src/core/load.browser.ts', 'dist/index.js'],
     foreignCode: [REDIS_CODE, PACING_CODE, CLIENT_CREDENTIALS_CODE],
     firstLoad: true,
@@ -93,10 +95,11 @@ const entries: Entry[] = [
   {
     // The receiver is built on eventemitter3 (issue 3), which alone is 1.3 kB of the 2 kB goal;
     // README's Performance section records the goal as unmet for the whole entry and why. 4 → 5 kB
-    // for the receiver's handler timeout, body limit and safe observability (docs/performance.md).
+    // for the receiver's handler timeout, body limit and safe observability; 5 → 5.4 kB for claims that
+    // belong to their delivery and its own listener list (issue 18; docs/performance.md).
     name: 'telephony-sdk/webhooks (whole entry, receiver included)',
     source: `export * from './dist/webhooks.js';`,
-    budgetKb: 5,
+    budgetKb: 5.4,
     needs: ['src/webhooks/signature.ts', 'dist/webhooks.js'],
     forbidden: ['ky', 'zod'],
     foreignCode: [REDIS_CODE],

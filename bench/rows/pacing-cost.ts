@@ -112,7 +112,8 @@ export async function pacingCostRow(
   });
   const stubFetch: typeof fetch = async () =>
     new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
-  const options = { baseUrl: BASE, accessToken: BENCH_TOKEN, fetch: stubFetch };
+  // With a sharedState a static token needs an account (never derived from the token).
+  const options = { baseUrl: BASE, accessToken: BENCH_TOKEN, account: 'bench', fetch: stubFetch };
 
   const server = await startRedis();
   const nodeRedis = createClient({ url: server.url });

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build, type Metafile } from 'esbuild';
+import { type BuildOptions, build, type Metafile } from 'esbuild';
 
 /** One browser bundle: its minified bytes, gzip bytes, and which input files fed it. */
 export interface BundleMeasure {
@@ -13,6 +13,20 @@ export interface BundleMeasure {
   code: string;
 }
 
+/** A browser app's bundler: ESM, minified, tree-shaken, the `browser` condition, in memory. */
+const BROWSER_APP = {
+  bundle: true,
+  write: false,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  metafile: true,
+  legalComments: 'none',
+  external: ['node:*'],
+  logLevel: 'silent',
+} as const satisfies BuildOptions;
+
 /**
  * Bundles `source` (an ES module, resolved from `resolveDir`) the way a browser app's bundler
  * would: ESM, minified, tree-shaken, the `browser` condition. `node:` builtins stay external so
@@ -20,17 +34,8 @@ export interface BundleMeasure {
  */
 export async function measureBrowserBundle(source: string, resolveDir: string): Promise<BundleMeasure> {
   const result = await build({
+    ...BROWSER_APP,
     stdin: { contents: source, resolveDir, loader: 'ts', sourcefile: 'size-entry.ts' },
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    metafile: true,
-    legalComments: 'none',
-    external: ['node:*'],
-    logLevel: 'silent',
   });
   const output = result.outputFiles[0];
   if (!output) throw new Error('esbuild produced no output');
@@ -84,18 +89,9 @@ export async function measureFirstLoad(source: string, resolveDir: string): Prom
         },
       },
     ],
-    bundle: true,
+    ...BROWSER_APP,
     splitting: true,
     outdir: 'size-out',
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    metafile: true,
-    legalComments: 'none',
-    external: ['node:*'],
-    logLevel: 'silent',
   });
   const outputs = result.metafile.outputs;
   const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined);

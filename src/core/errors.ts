@@ -84,7 +84,11 @@ export class NotFoundError extends APIError {
   override readonly name: string = 'NotFoundError';
 }
 
-/** 429 after retries were spent, or a `Retry-After` longer than the client is willing to wait. */
+/**
+ * 429 after retries were spent, or a `Retry-After` longer than the client is willing to wait. Also a
+ * call refused before anything is sent because it would wait longer than `maxRetryAfter`: code
+ * `'paused'` (a 429 paused the account) or `'rate_budget_exhausted'` (the `rateLimit` budget).
+ */
 export class RateLimitError extends APIError {
   override readonly name: string = 'RateLimitError';
   /** Seconds the service asked to wait, from `Retry-After`; `undefined` when it sent none. */

@@ -29,7 +29,11 @@ export interface RetryEvent extends RequestEvent {
 
 /** Payload of `'token'`: a new OAuth access token was obtained. The token itself is never in the payload. */
 export interface TokenEvent {
-  /** Lifetime of the new token in seconds, as the service returned it. The client renews it 60 s before it runs out (at half its lifetime when that is later). */
+  /**
+   * Lifetime of the new token in seconds, as the client uses it: the answer's `expires_in` (a numeric
+   * string read as a number) kept between 10 s and one day, or 300 when it was missing or unreadable.
+   * The client renews it 60 s before it runs out (at half its lifetime when that is later).
+   */
   expires_in: number;
   /** Scopes granted, space-separated; `undefined` when the answer named none. */
   scope: string | undefined;

@@ -19,6 +19,8 @@ export interface OperationSpec<Data extends AnySchema, Result> {
   data: Data;
   /** Picks the result out of the checked `data` (`(data) => data.call`). */
   result: (data: z.output<Data>) => Result;
+  /** For a DELETE: the `data` a lost answer would have carried, when a retry finds the resource gone. */
+  ifGone?: z.input<Data>;
 }
 
 /**
@@ -34,7 +36,13 @@ export async function runOperation<Data extends AnySchema, Result>(
   const query = spec.query && validateParams(spec.query.schema, spec.query.value, operation);
   const body = spec.body && validateParams(spec.body.schema, spec.body.value, operation);
   const answer = await transport.send(
-    { method: spec.method, path: spec.path, query: query as Record<string, QueryValue> | undefined, body },
+    {
+      method: spec.method,
+      path: spec.path,
+      query: query as Record<string, QueryValue> | undefined,
+      body,
+      ifGone: spec.ifGone && { status: 'success', data: spec.ifGone },
+    },
     options,
   );
   const { data } = unwrapSuccess(answer, operation);

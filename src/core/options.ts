@@ -37,8 +37,9 @@ export interface ClientOptions {
   timeout?: number | undefined;
   /**
    * Longest `Retry-After`, in **seconds**, the client will wait before retrying a 429 or 503; a longer one
-   * fails at once (a 429 as {@link RateLimitError} with `retryAfter`). Default 60. Per call:
-   * `RequestOptions.maxRetryAfter`.
+   * fails at once (a 429 as {@link RateLimitError} with `retryAfter`). Also the longest a 429 pauses the
+   * account (every call of the clients sharing its state), whatever `Retry-After` said, and the longest
+   * wait for rate budget or a pause a call accepts. Default 60. Per call: `RequestOptions.maxRetryAfter`.
    */
   maxRetryAfter?: number | undefined;
   /**
@@ -67,6 +68,12 @@ export interface ClientOptions {
    * with `redisState` from `telephony-sdk/redis`). Default: the client's own, in memory.
    */
   sharedState?: SharedState | undefined;
+  /**
+   * With `sharedState`: whose budget, 429 pauses and token these are. Clients of one account share all
+   * three (whatever token each holds); clients of different accounts share nothing. Default: `clientId`;
+   * with `sharedState` and neither, the constructor throws. Stored in the state's keys: never a secret.
+   */
+  account?: string | undefined;
   /** Time source for backoff waits, pacing and token expiry (tests inject a fake). */
   clock?: Clock | undefined;
 }
@@ -115,15 +122,24 @@ function checkString(option: string, value: unknown): void {
 }
 
 /**
- * Checks request headers (`defaultHeaders`, a call's `headers`): each name an HTTP token, each value a
- * string that can go into a header (`undefined` leaves the header out). The {@link ValidationError}
- * names `option` and the header (`headers.x-trace`), never a value, nor a name that is not a token.
+ * Headers that frame the request or that fetch forbids: set by hand they make fetch throw, or a proxy
+ * read a different request (a `content-length` that does not match the body); fetch sets them itself.
+ */
+const FRAMING =
+  /^(?:content-length|transfer-encoding|connection|host|expect|keep-alive|upgrade|te|trailer)$/i;
+
+/**
+ * Checks request headers (`defaultHeaders`, a call's `headers`): each name an HTTP token that does not
+ * frame the request, each value a string that can go into a header (`undefined` leaves the header
+ * out). The {@link ValidationError} names `option` and the header (`headers.x-trace`), never a value,
+ * nor a name that is not a token.
  */
 export function validateHeaders(headers: unknown, option = 'headers'): void {
   if (headers === undefined) return;
   if (typeof headers !== 'object' || headers === null) fail(option, 'must be an object');
   for (const name in headers) {
     if (!/^[\w!#$%&'*+.^`|~-]+$/.test(name)) fail(option, 'a header name is not an HTTP token');
+    if (FRAMING.test(name)) fail(`${option}.${name}`, 'frames the request: fetch sets it, never the caller');
     const value = (headers as Record<string, unknown>)[name];
     if (value !== undefined) checkHeaderValue(`${option}.${name}`, value);
   }
@@ -149,6 +165,7 @@ const CLIENT_OPTIONS: Record<keyof ClientOptions, true> = {
   clock: true,
   rateLimit: true,
   sharedState: true,
+  account: true,
 };
 const REQUEST_OPTIONS: Record<keyof RequestOptions, true> = {
   signal: true,
@@ -239,6 +256,11 @@ export function validateOptions(options: ClientOptions): void {
     (typeof state !== 'object' || state === null || typeof state.reserve !== 'function')
   )
     fail('sharedState', 'must implement SharedState (redisState(…) from telephony-sdk/redis, or your own)');
+  const { account } = options;
+  // With a sharedState, never a constant nor a credential's fingerprint: either would merge or split
+  // accounts behind the user's back.
+  if (account !== undefined ? typeof account !== 'string' || !account.trim() : state && !options.clientId)
+    fail('account', 'must name the account (with sharedState: account or clientId)');
 }
 
 function checkRateLimit(value: unknown): void {

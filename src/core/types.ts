@@ -57,6 +57,12 @@ export interface RawRequest extends RequestSpec {
    * `ResponseValidationError` — for answers whose body SPEC.md does not show.
    */
   lenient?: boolean | undefined;
+  /**
+   * For a DELETE: the body to resolve with when a retry answers 404 after an earlier attempt may have
+   * reached the service (a timeout, a reset, a 5xx): that attempt did what was asked, and its answer was
+   * lost. Without it, that 404 rejects with `NotFoundError` as any other.
+   */
+  ifGone?: unknown;
 }
 
 /**

@@ -94,7 +94,11 @@ local current = tonumber(redis.call('GET', KEYS[1]))
 if not current or current < now + ms then redis.call('SET', KEYS[1], int(now + ms), 'PX', int(ms)) end
 `);
 
-/** KEYS: lock. ARGV: holder, lease ms. 1 when free or already the holder's (the lease restarts). */
+/**
+ * KEYS: lock. ARGV: holder, lease ms. 1 when free or already the holder's (the lease restarts: how a
+ * holder renews it); 0, touching nothing, when another holder has it. The token lock of `redisState`
+ * and the event claim of `redisDedupStore` (holder: the delivery's token).
+ */
 export const LOCK = new LuaScript(`
 local current = redis.call('GET', KEYS[1])
 if current and current ~= ARGV[1] then return 0 end
@@ -102,7 +106,7 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 `);
 
-/** KEYS: lock. ARGV: holder. Frees the lock if the holder still has it. */
+/** KEYS: lock. ARGV: holder. Frees the lock (or a webhook claim) if the holder still has it. */
 const UNLOCK_SOURCE = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end`;
 export const UNLOCK = new LuaScript(UNLOCK_SOURCE);
 

@@ -4,7 +4,17 @@
  */
 import * as z from 'zod/mini';
 import { CALL_STATUSES, type CallStatus } from '../shared/call-status.js';
-import { anyObject, e164, httpUrl, intBetween, isoDate, notEmpty, oneOf, openEnum } from './fields.js';
+import {
+  anyObject,
+  e164,
+  httpUrl,
+  intBetween,
+  isoDate,
+  jsonObject,
+  notEmpty,
+  oneOf,
+  openEnum,
+} from './fields.js';
 
 const CallStatusSchema = openEnum(CALL_STATUSES);
 
@@ -24,33 +34,66 @@ export const CallPartySchema = z.looseObject({
  */
 export interface CallParty extends z.infer<typeof CallPartySchema> {}
 
-/** A call in list form (`GET /v2/calls/recent`). */
-export const CallSchema = z.looseObject({
+/** What both list forms of a call (full and short) hold, with the same types. */
+const callFields = {
   /** Call id, for `calls.get`, `end` and `transfer`. */
   id: z.string(),
-  /** `inbound` or `outbound` (open: other values pass through). */
-  direction: DirectionSchema,
-  /** The caller. */
+  /** The caller (in the short form `{ number }`: it sends the number alone). */
   from: CallPartySchema,
-  /** The called party. */
+  /** The called party (in the short form `{ number }`). */
   to: CallPartySchema,
-  /** Talk time in **seconds**; 0 for a missed call. */
-  duration: z.number(),
   /** Current status (`answered`, `missed`, `voicemail`, …). */
   status: CallStatusSchema,
-  /** Address of the recording (download with `calls.downloadRecording`); `null` when none. */
-  recording_url: z.nullable(z.string()),
   /** Free-text notes on the call. */
   notes: z.optional(z.string()),
   /** Labels attached to the call. */
   tags: z.optional(z.array(z.string())),
+};
+
+/** A call in SPEC.md's list form (`GET /v2/calls/recent`), every field it lists. */
+export const CallSchema = z.looseObject({
+  ...callFields,
+  /** `inbound` or `outbound` (open: other values pass through). */
+  direction: DirectionSchema,
+  /** Talk time in **seconds**; 0 for a missed call. */
+  duration: z.number(),
+  /** Address of the recording (download with `calls.downloadRecording`); `null` when none. */
+  recording_url: z.nullable(z.string()),
   /** Start of the call, ISO 8601 UTC date-time. */
   timestamp: z.string(),
 });
 /**
- * A call in list form, as `calls.listRecent` yields it. Extra fields the service adds are kept.
+ * A call in SPEC.md's list form, with every field it lists. Extra fields the service adds are kept.
  */
-export interface Call extends z.infer<typeof CallSchema> {}
+export interface FullCall extends z.infer<typeof CallSchema> {}
+
+/**
+ * A call in SPEC.md's short list form, which a v2 list may use: `from` and `to` come as plain number
+ * strings (read as `{ number }`) and only `id` and `status` beside them are sure.
+ */
+export const ShortCallSchema = z.looseObject({
+  ...callFields,
+  /** `inbound` or `outbound`, when sent. */
+  direction: z.optional(DirectionSchema),
+  /** Talk time in **seconds**, when sent. */
+  duration: z.optional(z.number()),
+  /** Address of the recording, `null` when none; absent when not sent. */
+  recording_url: z.optional(z.nullable(z.string())),
+  /** Start of the call, ISO 8601 UTC, when sent. */
+  timestamp: z.optional(z.string()),
+});
+/**
+ * A call in SPEC.md's short list form: `id`, `from`, `to` and `status`; the list form's other fields
+ * only when the service sent them (with the list form's types).
+ */
+export interface ShortCall extends z.infer<typeof ShortCallSchema> {}
+
+/**
+ * A call as `calls.listRecent` yields it: the list form ({@link FullCall}), or SPEC.md's short form
+ * ({@link ShortCall}), whose `direction`, `duration`, `recording_url`, `notes`, `tags` and
+ * `timestamp` may be absent. `id`, `from.number`, `to.number` and `status` are always there.
+ */
+export type Call = FullCall | ShortCall;
 
 /** A call in detail form (`GET /v2/calls/{call_id}`). */
 export const CallDetailSchema = z.looseObject({
@@ -124,8 +167,11 @@ export const EndedCallSchema = z.looseObject({
   id: z.string(),
   /** `ended`. */
   status: CallStatusSchema,
-  /** End time, ISO 8601 UTC. */
-  ended_at: z.string(),
+  /**
+   * End time, ISO 8601 UTC. `null` when the call was ended by an earlier attempt of this `calls.end`
+   * whose answer was lost (a timeout, a reset, a 5xx), and the retry found it gone: the time is not known.
+   */
+  ended_at: z.nullable(z.string()),
 });
 /**
  * What `calls.end` returns: `{ id, status, ended_at }`.
@@ -183,7 +229,7 @@ export const CreateCallParamsSchema = z.strictObject({
   /** Called when the call status changes; an `http:` or `https:` URL. */
   callback_url: z.optional(httpUrl()),
   /** Attached to the call, returned as sent. */
-  custom_data: z.optional(anyObject()),
+  custom_data: z.optional(jsonObject()),
 });
 /**
  * What `calls.create` needs: at least `to` (E.164). Invalid values reject with `ValidationError` before any request.

@@ -16,8 +16,11 @@ import {
   CreatedCallSchema,
   type EndedCall,
   EndedCallSchema,
+  type FullCall,
   type ListRecentCallsParams,
   ListRecentCallsParamsSchema,
+  type ShortCall,
+  ShortCallSchema,
   type TransferCallParams,
   TransferCallParamsSchema,
   type TransferredCall,
@@ -27,13 +30,18 @@ import { APIResource } from './resource.js';
 
 /**
  * SPEC.md's short list form gives `from` and `to` as plain number strings: they are read as parties
- * (`{ number }`), so `call.from.number` holds for every list answer.
+ * (`{ number }`), so `call.from.number` holds for every list answer. True for a call in that form,
+ * which is then checked as a {@link ShortCall}; any other call is checked as a {@link FullCall}.
  */
-function shortFormParties(calls: unknown): void {
-  if (Array.isArray(calls))
-    for (const call of calls as Array<Record<string, unknown> | null>)
-      for (const end of ['from', 'to'])
-        if (typeof call?.[end] === 'string') call[end] = { number: call[end] };
+function shortForm(call: unknown): boolean {
+  const fields = call as Record<string, unknown> | null;
+  let short = false;
+  for (const end of ['from', 'to'])
+    if (typeof fields?.[end] === 'string') {
+      fields[end] = { number: fields[end] };
+      short = true;
+    }
+  return short;
 }
 
 const OneCall = <Schema extends z.core.$ZodType>(call: Schema) => z.looseObject({ call });
@@ -73,8 +81,8 @@ export class Calls extends APIResource {
         query: { schema: ListRecentCallsParamsSchema, value: params },
         items: 'calls',
         itemSchema: CallSchema,
+        variant: { schema: ShortCallSchema, rewrite: shortForm },
         pagination: offsetPages,
-        normalize: shortFormParties,
       },
       options,
     );
@@ -123,6 +131,8 @@ export class Calls extends APIResource {
       method: 'DELETE',
       path: path('calls.end')`/v2/calls/${{ callId }}`,
       data: EndedData,
+      // An earlier attempt ended the call and its answer was lost: when, is not known.
+      ifGone: { call: { id: callId, status: 'ended', ended_at: null } },
     } as const;
     return runOperation(this.transport, { ...spec, result: (data) => data.call }, options);
   }

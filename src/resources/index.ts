@@ -9,7 +9,9 @@ export type {
   CreateCallParams,
   CreatedCall,
   EndedCall,
+  FullCall,
   ListRecentCallsParams,
+  ShortCall,
   TransferCallParams,
   TransferredCall,
 } from './calls-schemas.js';

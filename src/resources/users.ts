@@ -230,6 +230,7 @@ export class Users extends APIResource {
       method: 'DELETE',
       path: path('users.delete')`/v1/users/${{ userId }}`,
       data: DeletedUserSchema,
+      ifGone: { deleted: true, id: userId },
     } as const;
     return runOperation(this.transport, { ...spec, result: (data) => data }, options);
   }

@@ -5,6 +5,7 @@ import { isLoopbackUrl } from './delivery.js';
 import { invalid, notFound, readJsonObject, success } from './http.js';
 import { computeStats } from './stats.js';
 import {
+  customData,
   dateParam,
   e164,
   enumParam,
@@ -99,10 +100,7 @@ export async function createCall(
   if (callbackUrl !== null && !isLoopbackUrl(callbackUrl)) {
     throw invalid('callback_url must be an http(s) URL on 127.0.0.1 or localhost in the sandbox');
   }
-  const customData = body.custom_data ?? {};
-  if (typeof customData !== 'object' || customData === null || Array.isArray(customData)) {
-    throw invalid('custom_data must be an object');
-  }
+  const custom = customData(body.custom_data ?? {}, 'custom_data');
   const call = store.add({
     direction: 'outbound',
     from: { number: from, name: 'Sandbox account', contact_id: null },
@@ -112,7 +110,7 @@ export async function createCall(
     notes: '',
     tags: [],
     queue: null,
-    customData: customData as Record<string, unknown>,
+    customData: custom,
     callbackUrl,
     userId,
   });

@@ -48,9 +48,49 @@ export function errorResponse(version: ApiVersion, error: SandboxError): Respons
   return json(body, error.status, error.headers);
 }
 
+/**
+ * Where a path's answers come from: its version (`v1` under /v1, `v2` for anything else, the
+ * console included) and its part after /v1 or /v2. Only the part from /v1 or /v2 on counts, so any
+ * base URL prefix works.
+ */
+export function routeOf(pathname: string): { version: ApiVersion; path: string } {
+  const found = /\/(v1|v2)(\/.*)$/.exec(pathname);
+  return { version: found?.[1] === 'v1' ? 'v1' : 'v2', path: found?.[2] ?? '' };
+}
+
+/** The largest request body the sandbox reads: 1 MiB. SPEC.md names no size; past it the answer is 413. */
+export const MAX_BODY_BYTES = 1_048_576;
+
+const tooLarge = () =>
+  new SandboxError(413, 'invalid_parameter', `The request body is larger than ${MAX_BODY_BYTES} bytes`);
+
+/**
+ * The body as text, read only as far as {@link MAX_BODY_BYTES}: a larger one is refused from its
+ * `Content-Length` before any of it is read, or as soon as it has sent more (chunked), and the rest
+ * is never read. The router runs a route, which reads its body, only once the credential is
+ * accepted; the token request, whose credential is its form, is the one body read before that.
+ */
+export async function readBody(request: Request): Promise<string> {
+  if (Number(request.headers.get('content-length')) > MAX_BODY_BYTES) throw tooLarge();
+  if (request.body === null) return '';
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    size += chunk.value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      void reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    text += decoder.decode(chunk.value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
 /** Parses a JSON object body; anything else is `invalid_parameter`. */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const text = await request.text();
+  const text = await readBody(request);
   if (text === '') return {};
   let parsed: unknown;
   try {

@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorResponse, routeOf, SandboxError } from './http.js';
+import { foreignHost } from './own-host.js';
 
 /** A running local server. */
 export interface ListeningSandbox {
@@ -14,17 +16,34 @@ export interface ListeningSandbox {
 
 /**
  * The request's URL on this server: only the path and query of the request line are read, so a
- * `//other:port/…` or `http://other/…` target cannot name the host the console's check compares
- * the Host header against (a DNS-rebound page would pass it).
+ * `//other:port/…` or `http://other/…` target cannot name the host that Host checks compare the
+ * header against (a DNS-rebound page would pass them).
  */
 function urlOf(target: string, origin: string): URL {
   const { pathname, search } = new URL(target, origin);
   return new URL(origin + pathname + search);
 }
 
-async function toRequest(message: IncomingMessage, origin: string): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of message) chunks.push(chunk as Buffer);
+/**
+ * The body as a stream that reads the socket only when the handler reads it (no chunk is pulled
+ * ahead): a request refused from its headers (401, 403) is answered without reading its body, and
+ * one read past its limit (413) no further.
+ */
+function bodyOf(message: IncomingMessage): ReadableStream<Uint8Array> {
+  const chunks = message[Symbol.asyncIterator]();
+  return new ReadableStream(
+    {
+      async pull(controller) {
+        const { done, value } = await chunks.next();
+        if (done) controller.close();
+        else controller.enqueue(value as Buffer);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+function toRequest(message: IncomingMessage, origin: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(message.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
@@ -33,12 +52,25 @@ async function toRequest(message: IncomingMessage, origin: string): Promise<Requ
   return new Request(urlOf(message.url ?? '/', origin), {
     method: message.method ?? 'GET',
     headers,
-    ...(hasBody ? { body: Buffer.concat(chunks) } : {}),
+    // `duplex` is how undici takes a streamed request body; lib DOM's RequestInit does not name it.
+    ...(hasBody ? ({ body: bodyOf(message), duplex: 'half' } as RequestInit) : {}),
   });
 }
 
-async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
-  res.writeHead(response.status, Object.fromEntries(response.headers));
+/** 403 to a request naming another host (DNS rebinding), in the shape of its path's version. */
+function refuseHost(request: Request, reason: string): Response {
+  return errorResponse(
+    routeOf(new URL(request.url).pathname).version,
+    new SandboxError(403, 'forbidden', reason),
+  );
+}
+
+async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const headers = Object.fromEntries(response.headers);
+  // A body still arriving was refused or cut off (401, 403, 413): closing the connection after the
+  // answer is what stops reading it; kept alive, node would read and drop all of it first.
+  if (!req.complete) headers.connection = 'close';
+  res.writeHead(response.status, headers);
   if (!response.headers.get('content-type')?.startsWith('text/event-stream') || !response.body) {
     res.end(Buffer.from(await response.arrayBuffer()));
     return;
@@ -61,9 +93,10 @@ export async function listenOnLoopback(
   const { createServer } = await import('node:http');
   let origin = '';
   const server = createServer((req, res) => {
-    toRequest(req, origin)
-      .then(handle)
-      .then((response) => writeResponse(response, res))
+    const request = toRequest(req, origin);
+    const refused = foreignHost(req.headers.host, new URL(origin));
+    (refused ? Promise.resolve(refuseHost(request, refused)) : handle(request))
+      .then((response) => writeResponse(response, req, res))
       .catch(() => {
         res.statusCode = 500;
         res.end();

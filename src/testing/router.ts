@@ -1,7 +1,16 @@
 import type { CallStore } from './calls.js';
 import * as calls from './calls-routes.js';
 import type { Credentials, Principal } from './credentials.js';
-import { type ApiVersion, errorResponse, invalid, json, notFound, SandboxError } from './http.js';
+import {
+  type ApiVersion,
+  errorResponse,
+  invalid,
+  json,
+  notFound,
+  readBody,
+  routeOf,
+  SandboxError,
+} from './http.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Users } from './users.js';
 import type { Webhooks } from './webhooks.js';
@@ -131,7 +140,7 @@ async function token(world: World, request: Request): Promise<Response> {
   if (!(request.headers.get('content-type') ?? '').includes('application/x-www-form-urlencoded')) {
     throw invalid('The token request must be application/x-www-form-urlencoded');
   }
-  const form = new URLSearchParams(await request.text());
+  const form = new URLSearchParams(await readBody(request));
   const issued = world.credentials.issueToken(form, world.now());
   // Counted for the report only: the token endpoint draws on no budget and never answers 429.
   world.rateLimiter.tokenIssued(form.get('client_id') ?? '');
@@ -148,11 +157,8 @@ export async function route(
   onPrincipal: (principal: Principal) => void = () => {},
 ): Promise<Response> {
   const url = new URL(request.url);
-  // Routing looks only at the part from /v1 or /v2 on, so any base URL prefix works.
-  const found = /\/(v1|v2)(\/.*)$/.exec(url.pathname);
-  const version: ApiVersion = found?.[1] === 'v1' ? 'v1' : 'v2';
+  const { version, path } = routeOf(url.pathname);
   try {
-    const path = found?.[2] ?? '';
     if (version === 'v2' && path === '/oauth/token' && request.method === 'POST')
       return await token(world, request);
     // The credential is checked before the route is looked up (SPEC.md, Authentication 9: a

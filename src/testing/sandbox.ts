@@ -23,6 +23,7 @@ import { RateLimiter, type RateUsage } from './rate-limit.js';
 import { recordCall, recordDelivery, recordedRoute } from './recording.js';
 import type { World } from './router.js';
 import { Users } from './users.js';
+import { customData } from './validate.js';
 import { type StoredWebhook, Webhooks } from './webhooks.js';
 
 /** Options of {@link createSandbox}. */
@@ -245,7 +246,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
           notes: '',
           tags: [],
           queue: { id: 'queue_main', name: 'Main', wait_time: 0 },
-          customData: init.customData ?? {},
+          customData: customData(init.customData ?? {}, 'customData'),
           callbackUrl: null,
           userId: init.userId ?? null,
         }).id,

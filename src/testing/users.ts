@@ -17,8 +17,11 @@ interface StoredUser {
   location?: string;
   created_at: string;
   updated_at: string;
-  /** ISO 8601 time of the last login; `null`: no one logs in to the sandbox. */
-  last_login_at: string | null;
+  /**
+   * ISO 8601 time of the last login. No one logs in to the sandbox, and SPEC.md types the field as
+   * a string in every form with no "never": a user created through the API has its creation time.
+   */
+  last_login_at: string;
   preferences: {
     language: string;
     timezone: string;
@@ -34,8 +37,6 @@ const listForm = (user: StoredUser) => ({
   status: user.status,
   created_at: user.created_at,
   updated_at: user.updated_at,
-  // SPEC.md's list form carries last_login_at; null for a user who never logged in (all of the
-  // sandbox's users: no one logs in to it).
   last_login_at: user.last_login_at,
 });
 
@@ -91,25 +92,31 @@ export class Users {
       throw invalid('send_welcome_email must be a boolean');
     }
     const now = this.now();
-    const user: StoredUser = {
-      id: `usr_${String(this.#next++).padStart(6, '0')}`,
+    const fields = {
       name: requiredString(body, 'name'),
       email: this.#unusedEmail(email(requiredString(body, 'email'))),
       role: body.role === undefined ? 'user' : enumValue(body.role, 'role', ROLES),
+    };
+    const optional: Partial<Pick<StoredUser, (typeof OPTIONAL_TEXT)[number]>> = {};
+    for (const field of OPTIONAL_TEXT) {
+      const value = optionalString(body, field);
+      if (value !== undefined) optional[field] = value;
+    }
+    // The id is taken once every field is accepted: a refused create leaves no gap in the ids.
+    const user: StoredUser = {
+      id: `usr_${String(this.#next++).padStart(6, '0')}`,
+      ...fields,
       status: 'pending',
+      ...optional,
       created_at: now,
       updated_at: now,
-      last_login_at: null,
+      last_login_at: now,
       preferences: {
         language: 'en',
         timezone: 'UTC',
         notifications: { email: true, sms: false, push: true },
       },
     };
-    for (const field of OPTIONAL_TEXT) {
-      const value = optionalString(body, field);
-      if (value !== undefined) user[field] = value;
-    }
     this.#users.set(user.id, user);
     return success({ user });
   }

@@ -79,3 +79,41 @@ export function onlyFields(body: Record<string, unknown>, allowed: readonly stri
   const unknown = Object.keys(body).filter((key) => !allowed.includes(key));
   if (unknown.length > 0) throw invalid(`Unknown field: ${unknown.join(', ')}`);
 }
+
+/** Levels of objects and arrays `custom_data` may hold, itself included (SPEC.md names no bound). */
+export const CUSTOM_DATA_MAX_DEPTH = 32;
+/** Bytes `custom_data` may take as JSON (UTF-8). SPEC.md: "size of custom_data: not shown". */
+export const CUSTOM_DATA_MAX_BYTES = 65_536;
+
+/** True when `value` nests objects or arrays more than `levels` deep; never descends further than that. */
+function deeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  return levels === 0 || Object.values(value).some((item) => deeperThan(item, levels - 1));
+}
+
+/**
+ * A call's `custom_data`: a JSON object within {@link CUSTOM_DATA_MAX_DEPTH} levels and
+ * {@link CUSTOM_DATA_MAX_BYTES}, as a copy of its JSON. Checked before the call is stored: every
+ * answer and webhook event serializes it again, and a deeper one overflowed the stack there (a 500
+ * after the call was stored, then the process ended on its first event). The copy keeps an object
+ * handed to `simulateIncomingCall` and changed afterwards out of the stored call.
+ */
+export function customData(value: unknown, name: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalid(`${name} must be an object`);
+  }
+  if (deeperThan(value, CUSTOM_DATA_MAX_DEPTH)) {
+    throw invalid(`${name} may nest at most ${CUSTOM_DATA_MAX_DEPTH} levels of objects and arrays`);
+  }
+  let json: string;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    // Only reachable in-process (simulateIncomingCall): a BigInt, a throwing toJSON.
+    throw invalid(`${name} must be JSON data`);
+  }
+  if (new TextEncoder().encode(json).byteLength > CUSTOM_DATA_MAX_BYTES) {
+    throw invalid(`${name} may take at most ${CUSTOM_DATA_MAX_BYTES} bytes as JSON`);
+  }
+  return JSON.parse(json) as Record<string, unknown>;
+}

@@ -18,7 +18,7 @@ export interface NodeRequest {
 
 /** The parts of node's ServerResponse the adapter uses. */
 export interface NodeResponse {
-  /** Sets the status (200, 400, 401, 405 or 500) and headers. */
+  /** Sets the status (200, 400, 401, 405, 409, 413 or 500) and headers. */
   writeHead(status: number, headers?: Record<string, string>): unknown;
   /** Finishes the answer: no body, except a 500 from misuse of the SDK (body already consumed), which explains it. */
   end(body?: string): unknown;

@@ -1,20 +1,35 @@
 import { TelephonyError } from '../shared/telephony-error.js';
 import { warn } from './warn.js';
 
-/** Remembers processed event ids; back it with Redis or a database to share it between instances. */
+/**
+ * Remembers processed event ids; back it with Redis or a database to share it between instances.
+ *
+ * `token` is random and unique to one delivery. A store written before the receiver passed it keeps
+ * working: its `claim` still keeps other deliveries out for the lease, the receiver's renewals of it
+ * answer `false` (harmless), and after one has, the receiver no longer calls its `release`, which
+ * could delete another delivery's claim: that claim then lapses with its lease.
+ */
 export interface DedupStore {
   /** Whether the event `id` was processed and is still remembered. */
   has(id: string): boolean | Promise<boolean>;
-  /** Remembers `id` for `ttlSeconds` **seconds**; called only after every handler succeeded. */
-  add(id: string, ttlSeconds: number): void | Promise<void>;
   /**
-   * Optional, for several instances sharing the store: atomically marks `id` as being processed for
-   * `leaseSeconds` (Redis `SET … NX EX`) and says whether this caller got it. Without it, a
-   * re-delivery reaching a second instance while the first still runs the handlers runs them there too.
+   * Remembers `id` for `ttlSeconds` **seconds**; called only after every handler succeeded. It may end
+   * the claim `token` holds on `id` (never another's) if `claim` refuses a remembered id, as
+   * `MemoryDedupStore` does, or leave the claim to lapse with its lease, as `redisDedupStore` does:
+   * either way a delivery that read `has` just before cannot claim the id after.
    */
-  claim?(id: string, leaseSeconds: number): boolean | Promise<boolean>;
-  /** Optional, with `claim`: drops the claim after a failure, so the re-delivery runs the handlers. */
-  release?(id: string): void | Promise<void>;
+  add(id: string, ttlSeconds: number, token?: string): void | Promise<void>;
+  /**
+   * Optional, for several instances sharing the store: atomically takes the claim on `id` for `token`
+   * for `leaseSeconds` (whole seconds, at least `handlerTimeout`), if nobody holds it or `token`
+   * already does (its lease then starts again: the receiver renews it so while the handlers run), and
+   * says whether `token` holds it now. Another delivery of `id` meanwhile answers 409 `in_progress`.
+   * Without it, a re-delivery reaching a second instance while the first still runs the handlers runs
+   * them there too.
+   */
+  claim?(id: string, leaseSeconds: number, token?: string): boolean | Promise<boolean>;
+  /** Optional, with `claim`: drops the claim if `token` holds it (after a failure, so the re-delivery runs). */
+  release?(id: string, token?: string): void | Promise<void>;
 }
 
 /** Options of {@link MemoryDedupStore}. */
@@ -25,9 +40,11 @@ export interface MemoryDedupStoreOptions {
   now?: () => number;
 }
 
-/** The default store: in memory, bounded in size and in time. */
+/** The default store: in memory, bounded in size and in time; claims follow {@link DedupStore.claim}. */
 export class MemoryDedupStore implements DedupStore {
   readonly #expiries = new Map<string, number>();
+  /** Claims held: id → [token, end of the lease in ms]. Each ends with its delivery (add or release). */
+  readonly #claims = new Map<string, [string | undefined, number]>();
   readonly #maxSize: number;
   readonly #now: () => number;
   #warned = false;
@@ -49,8 +66,9 @@ export class MemoryDedupStore implements DedupStore {
     return false;
   }
 
-  /** Remembers `id` for `ttlSeconds` seconds; past `maxSize` ids, the oldest is forgotten. */
-  add(id: string, ttlSeconds: number): void {
+  /** Remembers `id` for `ttlSeconds` seconds and ends `token`'s claim on it; past `maxSize` ids, the oldest is forgotten. */
+  add(id: string, ttlSeconds: number, token?: string): void {
+    this.release(id, token);
     this.#expiries.delete(id);
     this.#expiries.set(id, this.#now() + ttlSeconds * 1000);
     if (this.#expiries.size > this.#maxSize) {
@@ -64,5 +82,19 @@ export class MemoryDedupStore implements DedupStore {
         );
       }
     }
+  }
+
+  /** Takes or renews `token`'s claim on `id` for `leaseSeconds`; `false` while another holds it or `id` is remembered. */
+  claim(id: string, leaseSeconds: number, token?: string): boolean {
+    const now = this.#now();
+    const [holder, end = 0] = this.#claims.get(id) ?? [];
+    if (this.has(id) || (holder !== token && end > now)) return false;
+    this.#claims.set(id, [token, now + leaseSeconds * 1000]);
+    return true;
+  }
+
+  /** Drops the claim on `id` if `token` holds it. */
+  release(id: string, token?: string): void {
+    if (this.#claims.get(id)?.[0] === token) this.#claims.delete(id);
   }
 }

@@ -1,10 +1,11 @@
-import { EventEmitter } from 'eventemitter3';
 import { TelephonyError } from '../shared/telephony-error.js';
 import { fetchHandler, type NodeRequest, type NodeResponse, nodeHandler } from './adapters.js';
+import { claimEvent, unref } from './claim.js';
 import { type DedupStore, MemoryDedupStore } from './dedup.js';
 import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 import type { WebhookEvent } from './events.js';
 import { type HeadersLike, signatureHeader } from './header.js';
+import { Listeners } from './listeners.js';
 import type { WebhookReceiverEvents } from './receiver-events.js';
 import type { WebhookReceiverOptions } from './receiver-options.js';
 import { checkSettings, verifyWebhook } from './verify.js';
@@ -12,28 +13,25 @@ import { warn } from './warn.js';
 
 /** What {@link WebhookReceiver.handle} answers. */
 export interface HandleResult {
-  /** Status to answer: 200 processed (or already processed), 400/401 refused, 500 a handler or the store failed. */
-  status: 200 | 400 | 401 | 500;
+  /**
+   * Status to answer: 200 processed (or already processed), 400/401 refused, 409 another delivery of
+   * the event is running (the service re-delivers later), 500 a handler or the store failed.
+   */
+  status: 200 | 400 | 401 | 409 | 500;
   /** The verified event; absent when verification failed. */
   event?: WebhookEvent;
   /**
    * Why it was not a plain success: a verification reason, `duplicate` (200, handlers not run),
-   * `in_progress` (500: another instance holds the id's claim, see `DedupStore.claim`),
+   * `in_progress` (409: another delivery holds the id's claim, see `DedupStore.claim`; nothing ran),
    * `handler_error` (500) or `store_error` (500: the dedup store threw, so the service will re-deliver).
    */
   reason?: WebhookVerificationReason | 'duplicate' | 'in_progress' | 'handler_error' | 'store_error';
 }
 
-/** One entry of eventemitter3's registry. */
-interface Listener {
-  fn: (event: WebhookEvent) => unknown;
-  context: unknown;
-  once: boolean;
-}
-
 /**
  * Verifies deliveries, runs the handlers registered for each event, and answers the status the
- * service expects: 200 processed or already processed, 400/401 refused, 500 when a handler failed
+ * service expects: 200 processed or already processed, 400/401 refused, 409 while another delivery of
+ * the event runs its handlers (nothing runs; the service re-delivers later), 500 when a handler failed
  * (the id is then not remembered, so the service's re-delivery runs the handlers again).
  *
  * Handlers are registered with `on`/`once`/`off` (eventemitter3); the ones for an event's type and
@@ -54,7 +52,7 @@ interface Listener {
  * export const POST = receiver.fetchHandler;
  * ```
  */
-export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
+export class WebhookReceiver extends Listeners {
   readonly #options: WebhookReceiverOptions;
   readonly #store: DedupStore;
   /** `dedupTtl` in whole seconds (Redis `EX` takes integers). */
@@ -69,7 +67,8 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
   /**
    * @throws {TelephonyError} when a setting would break every delivery: no secret (an unset
    *   environment variable), a tolerance, `dedupTtl`, `handlerTimeout`, `maxBodyBytes` or `maxEventAge`
-   *   that is not a positive number, a `handlerTimeout` over 3600 (milliseconds, not seconds).
+   *   that is not a positive number, a `handlerTimeout` over 3600 (milliseconds, not seconds), a
+   *   `maxEventAge` longer than `dedupTtl` (a replay of an event whose id is forgotten would run).
    */
   constructor(options: WebhookReceiverOptions) {
     super();
@@ -89,6 +88,9 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
     this.#options = options;
     this.#store = options.store ?? new MemoryDedupStore();
     this.#ttl = Math.ceil(options.dedupTtl ?? 86_400);
+    // Older events must be refused before the store forgets their ids, or a replay of one would run.
+    if ((options.maxEventAge ?? 0) > this.#ttl)
+      throw new TelephonyError('maxEventAge must not exceed dedupTtl');
     this.#timeout = options.handlerTimeout ?? 30;
     this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   }
@@ -137,12 +139,13 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
       const timedOut = new Promise<HandleResult>((resolve) => {
         // Beyond setTimeout's 24.8-day range (Infinity included) it would fire at once: no timer then.
         if (seconds * 1000 > 2 ** 31 - 1) return;
-        timer = setTimeout(() => {
-          const error = new TelephonyError(`event ${event.id} was not processed within ${seconds} s`);
-          resolve(this.#failed(event, 'handler_error', error, attempt));
-          attempt.over = true;
-        }, seconds * 1000);
-        (timer as { unref?: () => void }).unref?.();
+        timer = unref(
+          setTimeout(() => {
+            const error = new TelephonyError(`event ${event.id} was not processed within ${seconds} s`);
+            resolve(this.#failed(event, 'handler_error', error, attempt));
+            attempt.over = true;
+          }, seconds * 1000),
+        );
       });
       // Handler failures are settled inside #process: what rejects here is the store.
       const processed = this.#process(event, attempt).catch((error: unknown) =>
@@ -165,61 +168,37 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
       return { status: 200, event, reason: 'duplicate' };
     };
     if (await store.has(id)) return duplicate();
-    // The lease outlives one processing attempt (handlerTimeout) and nothing longer than the ttl.
-    if (store.claim && !(await store.claim(id, Math.ceil(Math.min(this.#timeout, this.#ttl))))) {
-      // Another instance holds the id, or finished it since `has`: a 500 makes the service come back.
-      return (await store.has(id)) ? duplicate() : { status: 500, event, reason: 'in_progress' };
-    }
+    const claim = await claimEvent(store, id, this.#timeout);
+    // Another delivery holds the id, or finished it since `has`: a 409 makes the service come back.
+    if (!claim) return (await store.has(id)) ? duplicate() : { status: 409, event, reason: 'in_progress' };
     // Called here rather than through emit(), which drops their promises. A type without a dot is
     // never an event type, so a signed `type: 'handler_error'` reaches only the catch-all. A `once`
     // listener is taken out now (a concurrent event does not run it too) and put back if this event
     // fails, so the re-delivery runs it.
-    const listeners = (type.includes('.') ? [type, '*'] : ['*']).flatMap((name) => this.#take(name));
+    const listeners = (type.includes('.') ? [type, '*'] : ['*']).flatMap((name) => this.take(name as '*'));
     let done = false;
     try {
       const outcomes = await Promise.allSettled(
-        listeners.map(async ({ fn, context }) => fn.call(context, event)),
-      );
+        listeners.map(async ([, fn, context]) =>
+          (fn as (event: WebhookEvent) => unknown).call(context, event),
+        ),
+      ).finally(claim.end);
       const failed = outcomes.find((outcome) => outcome.status === 'rejected');
       if (failed) {
-        await this.#release(id, attempt);
+        await claim.release();
         return this.#failed(event, 'handler_error', failed.reason, attempt);
       }
       try {
-        await store.add(id, this.#ttl);
+        await store.add(id, this.#ttl, claim.token);
       } catch (error) {
-        await this.#release(id, attempt);
+        await claim.release();
         throw error;
       }
       done = true;
       return { status: 200, event };
     } finally {
-      if (!done)
-        for (const { name, fn, context, once } of listeners)
-          if (once) this.once(name as 'call.incoming', fn, context);
+      this.settle(listeners, done);
     }
-  }
-
-  /**
-   * The listeners of `name`, read from eventemitter3's registry to keep each one's context and
-   * `once` flag; the `once` ones are removed as they are taken.
-   */
-  #take(name: string): Array<Listener & { name: string }> {
-    const registry = (this as unknown as { _events: Record<string, Listener | Listener[] | undefined> })
-      ._events;
-    const listeners = [registry[(EventEmitter.prefixed || '') + name] ?? []].flat();
-    for (const { fn, context, once } of listeners)
-      if (once) this.removeListener(name as 'call.incoming', fn, context, true);
-    return listeners.map((listener) => ({ ...listener, name }));
-  }
-
-  /** A release that fails leaves the claim to its lease, which expires: nothing to do here. */
-  async #release(id: string, attempt: { over: boolean }): Promise<void> {
-    // After the timeout another instance may hold the id (or have finished it): never delete that.
-    if (attempt.over) return;
-    try {
-      await this.#store.release?.(id);
-    } catch {}
   }
 
   #failed(
@@ -239,7 +218,7 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
   #notify<
     Name extends 'verification_failed' | 'duplicate' | 'handler_error' | 'store_error' | 'body_already_read',
   >(name: Name, info: Parameters<WebhookReceiverEvents[Name]>[0]): void {
-    for (const { fn, context } of this.#take(name))
+    for (const [, fn, context] of this.take(name, true))
       try {
         Promise.resolve((fn as (info: unknown) => unknown).call(context, info)).catch(() => {});
       } catch {}

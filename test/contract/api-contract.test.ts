@@ -87,10 +87,11 @@ describe('API.md: Client', () => {
     expectTypeOf(client.calls.listRecent).returns.toExtend<PagePromise<Call>>();
     expectTypeOf(client.calls.get).returns.toEqualTypeOf<Promise<CallDetail>>();
     expectTypeOf(client.calls.create).returns.resolves.toHaveProperty('id');
+    // `ended_at` is null when a retry found the call already ended by an attempt whose answer was lost.
     expectTypeOf(client.calls.end).returns.resolves.toExtend<{
       id: string;
       status: string;
-      ended_at: string;
+      ended_at: string | null;
     }>();
     expectTypeOf(client.calls.transfer).returns.resolves.toExtend<{
       id: string;

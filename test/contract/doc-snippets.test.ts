@@ -49,6 +49,7 @@ const PREAMBLE: Record<string, string> = {
     get(key: string): Promise<string | null>;
     set(key: string, value: string, options: { EX: number; NX?: boolean }): Promise<string | null>;
     del(key: string): Promise<number>;
+    eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   };`,
 };
 

@@ -12,7 +12,7 @@ import type {
  *
  * Times are real (`Date.now()`): a store may pace on its own clock (Redis's), so waits are checked
  * against bounds widened by the time the calls took, never against a fake clock only MemoryState reads.
- * The one real wait is a 200 ms token lease running out.
+ * The real waits are 200 ms token leases running out (a store's lease runs on its own clock).
  */
 export interface SharedStateHandles {
   /** Two handles on one store: two connections (two processes), or the same object in memory. */
@@ -202,6 +202,25 @@ export function sharedStateContract(setup: () => Promise<SharedStateHandles>): v
     expect(await b.lockToken(key, 'holder-b', lease, Date.now())).toBe(true);
     expect(await a.lockToken(key, 'holder-a', lease, Date.now())).toBe(false);
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it("lockToken renews: the holder asking again gets a new lease; a renewal never takes another holder's lock", async () => {
+    const { a, b } = await setup();
+    const [renewed, lapsed] = [`${fresh()}:token:3f2a`, `${fresh()}:token:3f2a`];
+    const lease = 200;
+    expect(await a.lockToken(renewed, 'holder-a', lease, Date.now())).toBe(true);
+    expect(await a.lockToken(lapsed, 'holder-a', lease, Date.now())).toBe(true);
+    // The holder renews one of them (its token request runs on) with a lease past the wait below.
+    expect(await a.lockToken(renewed, 'holder-a', 10_000, Date.now())).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, lease + 50));
+    expect(await b.lockToken(renewed, 'holder-b', lease, Date.now())).toBe(false);
+    expect(await b.lockToken(lapsed, 'holder-b', 10_000, Date.now())).toBe(true);
+    // A late renewal of the lapsed lease (owner-checked) neither takes the lock back nor frees it.
+    expect(await a.lockToken(lapsed, 'holder-a', 10_000, Date.now())).toBe(false);
+    await a.unlockToken(lapsed, 'holder-a');
+    expect(await a.lockToken(lapsed, 'holder-a', 10_000, Date.now())).toBe(false);
+    await b.unlockToken(lapsed, 'holder-b');
+    expect(await a.lockToken(lapsed, 'holder-a', 10_000, Date.now())).toBe(true);
   });
 
   it('writeToken frees the lock only if the writer still holds it', async () => {

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { TelephonyClient } from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
 import { runScript } from './child.js';
+import { rawTokenRequest } from './raw-http.js';
 
 /** `telephony-sandbox <args>` from the source, as `npx telephony-sandbox` runs the built bin. */
 const cli = (...args: string[]) => runScript('src/testing/cli.ts', args);
@@ -42,6 +43,26 @@ describe('telephony-sandbox CLI', () => {
     },
     20_000,
   );
+
+  it('answers only its own host names: the printed credentials get nothing through a DNS-rebound name', async () => {
+    const run = cli('--port', '0');
+    const stdout = await run.printed('Ctrl+C to stop.');
+    const [, baseUrl = '', clientId = '', clientSecret = ''] =
+      /export TELEPHONY_BASE_URL=(\S+) TELEPHONY_CLIENT_ID=(\S+) TELEPHONY_CLIENT_SECRET=(\S+)/.exec(
+        stdout,
+      ) ?? [];
+    const port = Number(new URL(baseUrl).port);
+    const token = (host: string) => rawTokenRequest(port, host, clientId, clientSecret);
+    const rebound = await token(`evil.test:${port}`);
+    expect([rebound.status, JSON.parse(rebound.body).code]).toEqual([403, 'forbidden']);
+    expect((await token(`127.0.0.1:${port}`)).status).toBe(200);
+    // The refused request reached no route: the log shows only the accepted one.
+    await run.printed('POST /v2/oauth/token 200');
+    expect(run.output().stdout).not.toContain('POST /v2/oauth/token 403');
+
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toEqual([0, null]);
+  }, 20_000);
 
   it('--help explains the options and exits 0 without listening', async () => {
     const run = cli('--help');

@@ -3,10 +3,10 @@
  * compares against. A DNS-rebound page (evil.test resolving to 127.0.0.1) sends `Host: evil.test:P`
  * and could ask for `//evil.test:P/_console/…` or the absolute form `http://evil.test:P/_console/…`.
  */
-import { connect } from 'node:net';
 import { createSandbox } from 'telephony-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleWorldOf } from '../../src/testing/sandbox.js';
+import { rawRequest } from './raw-http.js';
 
 const sandbox = createSandbox();
 let server: Awaited<ReturnType<typeof sandbox.listen>>;
@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** Sends one raw HTTP/1.1 request (fetch would normalise the target) and resolves to its status line's code. */
-function rawStatus(target: string, method: 'GET' | 'POST', host: string): Promise<number> {
+async function rawStatus(target: string, method: 'GET' | 'POST', host: string): Promise<number> {
   const body = method === 'POST' ? JSON.stringify({ from: '+15557654321' }) : '';
   const head = [
     `${method} ${target} HTTP/1.1`,
@@ -26,21 +26,7 @@ function rawStatus(target: string, method: 'GET' | 'POST', host: string): Promis
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Connection: close',
   ];
-  return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1');
-    let answer = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      answer += chunk;
-      const status = /^HTTP\/1\.1 (\d{3})/.exec(answer);
-      if (status) {
-        socket.destroy();
-        resolve(Number(status[1]));
-      }
-    });
-    socket.on('error', reject);
-    socket.write(`${head.join('\r\n')}\r\n\r\n${body}`);
-  });
+  return (await rawRequest(server.port, head, [body])).status;
 }
 
 describe('a request line naming another host', () => {

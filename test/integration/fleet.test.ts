@@ -182,7 +182,9 @@ describe.each(drivers)('a fleet of 4 processes over %s', (_name, even, odd) => {
         baseUrl: url,
         baseUrlV1: url,
         ...credentials,
-        maxRetryAfter: 0,
+        // No retry of its own; its maxRetryAfter caps the pause its 429 sets (a 0 would set none).
+        maxRetries: 0,
+        maxRetryAfter: 10,
         sharedState: redisState(connection.client),
       });
       const specs = specsOf([
@@ -225,7 +227,7 @@ describe.each(drivers)('a fleet of 4 processes over %s', (_name, even, odd) => {
       expect(aborter.outcomes).toMatchObject([{ ok: false, error: { name: 'APIUserAbortError' } }]);
       expect(refuser.throttles).toEqual([]);
       expect(refuser.outcomes).toMatchObject([
-        { ok: false, error: { name: 'RateLimitError', code: 'rate_budget_exhausted', retryAfter } },
+        { ok: false, error: { name: 'RateLimitError', code: 'paused', retryAfter } },
       ]);
       expect(results.flatMap((r) => r.stateErrors)).toEqual([]);
       // Only the first client's sixth call met a 429; the two waiters were counted once the window freed

@@ -60,6 +60,49 @@ describe.each(redisClients)('redisDedupStore over %s', (_name, connect) => {
     expect(await a.claim!('evt_2', 30)).toBe(true);
   });
 
+  it('issue 18: a claim is its token’s: renewed by it, never taken, renewed or released by another token', async () => {
+    const raw = await connect(server);
+    const [a, b] = [redisDedupStore(raw.client), redisDedupStore((await connect(server)).client)];
+    const claimKey = 'telephony:webhook:evt_t:claim';
+    expect(await a.claim!('evt_t', 30, 'token-a')).toBe(true);
+    expect(await raw.command('GET', claimKey)).toBe('token-a');
+    expect(await b.claim!('evt_t', 30, 'token-b')).toBe(false);
+    await raw.command('PEXPIRE', claimKey, '5000');
+    expect(await a.claim!('evt_t', 30, 'token-a')).toBe(true); // renewed: the lease starts again
+    expect(Number(await raw.command('PTTL', claimKey))).toBeGreaterThan(25_000);
+    await b.release!('evt_t', 'token-b');
+    expect(await raw.command('GET', claimKey)).toBe('token-a');
+    await a.release!('evt_t', 'token-a');
+    expect(await raw.command('EXISTS', claimKey)).toBe(0);
+    expect(await b.claim!('evt_t', 30, 'token-b')).toBe(true);
+  });
+
+  it('issue 18: once a claim expires another token may take it, and the lapsed holder can neither release nor renew it', async () => {
+    const raw = await connect(server);
+    const [a, b] = [redisDedupStore(raw.client), redisDedupStore((await connect(server)).client)];
+    const claimKey = 'telephony:webhook:evt_x:claim';
+    expect(await a.claim!('evt_x', 30, 'token-a')).toBe(true);
+    // The lease lapses (1 ms left) instead of a 30 s wait; Redis expires it on the next read.
+    await raw.command('PEXPIRE', claimKey, '1');
+    while (Number(await raw.command('EXISTS', claimKey)) === 1);
+    expect(await b.claim!('evt_x', 30, 'token-b')).toBe(true);
+    await a.release!('evt_x', 'token-a');
+    expect(await a.claim!('evt_x', 30, 'token-a')).toBe(false);
+    expect(await raw.command('GET', claimKey)).toBe('token-b');
+  });
+
+  it('issue 18: the lease is in milliseconds (PX), at least 1; add leaves the claim to lapse', async () => {
+    const raw = await connect(server);
+    const store = redisDedupStore(raw.client);
+    await store.claim!('evt_l', 1.5, 'token-a');
+    const pttl = Number(await raw.command('PTTL', 'telephony:webhook:evt_l:claim'));
+    expect(pttl).toBeGreaterThan(1_000);
+    expect(pttl).toBeLessThanOrEqual(1_500);
+    await store.add('evt_l', 60, 'token-a');
+    expect(await store.has('evt_l')).toBe(true);
+    expect(await raw.command('GET', 'telephony:webhook:evt_l:claim')).toBe('token-a');
+  });
+
   it('50 concurrent claims of one id from two connections: exactly one wins', async () => {
     const [a, b] = [
       redisDedupStore((await connect(server)).client),

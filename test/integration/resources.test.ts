@@ -76,8 +76,9 @@ describe('users over real HTTP (v1)', () => {
     for (let i = 1; i <= 23; i++)
       created.push(await sdk.users.create({ name: `User ${i}`, email: `u${i}@x.test` }));
     expect(created[0]).toMatchObject({ status: 'pending', role: 'user' });
-    // A user who never logged in has last_login_at null.
-    expect(created[0]?.last_login_at).toBeNull();
+    // SPEC.md types last_login_at as a string in every form: the sandbox gives its creation time.
+    expect(created[0]?.last_login_at).toBe(created[0]?.created_at);
+    expect(created[0]?.last_login_at).toEqual(expect.any(String));
     let requests = 0;
     sdk.on('request', () => requests++);
     const names: string[] = [];

@@ -3,6 +3,8 @@
  * ky nor zod, and no node builtin statically (edge runtimes and browsers have none).
  * `telephony-sdk/redis`: reached by no other entry, and importing no package at all (the user passes
  * the Redis client in; `redis` and `ioredis` are optional peer dependencies).
+ * The same for the Node build (dist/node/, package.json's `node` condition), which bundles ky, zod
+ * and eventemitter3 instead of importing them: there, no reached file may hold their code either.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -31,40 +33,105 @@ function staticImports(file: string, seen = new Set<string>()): Set<string> {
   return specifiers;
 }
 
+/** Packages whose code a file holds: esbuild heads each bundled module with `// node_modules/<name>/…`. */
+function bundledPackages(files: Iterable<string>): string[] {
+  const names = new Set<string>();
+  for (const file of files) {
+    for (const match of readFileSync(file, 'utf8').matchAll(
+      /^\s*\/\/ node_modules\/((?:@[^/]+\/)?[^/\s]+)\//gm,
+    )) {
+      names.add(match[1] ?? '');
+    }
+  }
+  return [...names].sort();
+}
+
+/** Every local file `entry` reaches, itself included. */
+function reachedFiles(entry: string): Set<string> {
+  const files = new Set<string>();
+  staticImports(entry, files);
+  return files;
+}
+
 beforeAll(() => ensureBuilt(), 120_000);
 
-describe.each(['webhooks.js', 'webhooks.cjs'])('dist/%s and its chunks', (entry) => {
-  it('import no ky, no zod and no node builtin', () => {
-    const imports = [...staticImports(join(repoRoot, 'dist', entry))];
-    expect(imports.filter((s) => /^(ky|zod)(\/|$)|^node:|^(crypto|http|buffer)$/.test(s))).toEqual([]);
-  });
-});
+/** The platform-neutral build (dist/) and the Node build (dist/node/). */
+const BUILDS = ['dist', 'dist/node'];
 
-describe.each(['redis.js', 'redis.cjs'])('dist/%s and its chunks', (entry) => {
-  it('import no package and no node builtin: nothing to install but the client the user passes in', () => {
-    expect([...staticImports(join(repoRoot, 'dist', entry))]).toEqual([]);
-  });
-});
-
-describe.each(['index.js', 'index.cjs', 'webhooks.js', 'webhooks.cjs', 'testing.js', 'testing.cjs'])(
-  'dist/%s and its chunks',
+describe.each(BUILDS.flatMap((dir) => ['webhooks.js', 'webhooks.cjs'].map((entry) => `${dir}/${entry}`)))(
+  '%s and its chunks',
   (entry) => {
-    it('never reach the redis entry or its code', () => {
-      const files = new Set<string>();
-      const imports = staticImports(join(repoRoot, 'dist', entry), files);
-      expect([...imports].filter((s) => /^(redis|ioredis)(\/|$)/.test(s))).toEqual([]);
-      expect([...files].filter((file) => /[/\\]redis\.c?js$/.test(file))).toEqual([]);
-      // The Lua scripts are the redis entry's own code: no reached file may hold them.
-      expect([...files].filter((file) => readFileSync(file, 'utf8').includes("redis.call('TIME')"))).toEqual(
-        [],
+    it('import no ky, no zod and no node builtin', () => {
+      const imports = [...staticImports(join(repoRoot, entry))];
+      expect(imports.filter((s) => /^(ky|zod)(\/|$)|^node:|^(crypto|http|buffer)$/.test(s))).toEqual([]);
+    });
+
+    it("hold no ky or zod code (the Node build bundles them into the client's files only)", () => {
+      expect(bundledPackages(reachedFiles(join(repoRoot, entry)))).toEqual(
+        entry.startsWith('dist/node/') ? ['eventemitter3'] : [],
       );
     });
   },
 );
 
+describe.each(BUILDS.flatMap((dir) => ['redis.js', 'redis.cjs'].map((entry) => `${dir}/${entry}`)))(
+  '%s and its chunks',
+  (entry) => {
+    it('import no package and no node builtin: nothing to install but the client the user passes in', () => {
+      expect([...staticImports(join(repoRoot, entry))]).toEqual([]);
+    });
+
+    it("hold no package's code", () => {
+      expect(bundledPackages(reachedFiles(join(repoRoot, entry)))).toEqual([]);
+    });
+  },
+);
+
+describe.each(
+  BUILDS.flatMap((dir) =>
+    ['index.js', 'index.cjs', 'webhooks.js', 'webhooks.cjs', 'testing.js', 'testing.cjs'].map(
+      (entry) => `${dir}/${entry}`,
+    ),
+  ),
+)('%s and its chunks', (entry) => {
+  it('never reach the redis entry or its code', () => {
+    const files = new Set<string>();
+    const imports = staticImports(join(repoRoot, entry), files);
+    expect([...imports].filter((s) => /^(redis|ioredis)(\/|$)/.test(s))).toEqual([]);
+    expect([...files].filter((file) => /[/\\]redis\.c?js$/.test(file))).toEqual([]);
+    // The Lua scripts are the redis entry's own code: no reached file may hold them.
+    expect([...files].filter((file) => readFileSync(file, 'utf8').includes("redis.call('TIME')"))).toEqual(
+      [],
+    );
+  });
+});
+
+describe.each(['dist/node/index.js', 'dist/node/index.cjs'])('%s (the Node build)', (entry) => {
+  it('holds ky, zod and eventemitter3 and imports none of them (so the checks above mean something)', () => {
+    const files = reachedFiles(join(repoRoot, entry));
+    expect(bundledPackages(files)).toEqual(['eventemitter3', 'ky', 'zod']);
+    // 'telephony-sdk': a doc comment's example in the bundle, which the scanner reads as an import.
+    const imports = [...staticImports(join(repoRoot, entry))];
+    expect(imports.filter((s) => !s.startsWith('node:') && s !== 'telephony-sdk')).toEqual([]);
+  });
+
+  it('shares one TelephonyError with the webhooks entry of its format (one chunk defines it)', () => {
+    const ext = entry.endsWith('.cjs') ? 'cjs' : 'js';
+    const definitions = (start: string) =>
+      [...reachedFiles(join(repoRoot, start))].filter((file) =>
+        /\b(?:var|let|const) TelephonyError = |\bclass TelephonyError\b/.test(readFileSync(file, 'utf8')),
+      );
+    const fromIndex = definitions(entry);
+    expect(fromIndex).toHaveLength(1);
+    expect(definitions(`dist/node/webhooks.${ext}`)).toEqual(fromIndex);
+  });
+});
+
 it('the redis check above would see the scripts (so an empty list means something)', () => {
-  expect(readFileSync(join(repoRoot, 'dist/redis.js'), 'utf8')).toContain("redis.call('TIME')");
-  expect(readFileSync(join(repoRoot, 'dist/redis.cjs'), 'utf8')).toContain("redis.call('TIME')");
+  for (const dir of BUILDS) {
+    expect(readFileSync(join(repoRoot, dir, 'redis.js'), 'utf8')).toContain("redis.call('TIME')");
+    expect(readFileSync(join(repoRoot, dir, 'redis.cjs'), 'utf8')).toContain("redis.call('TIME')");
+  }
 });
 
 it('the import scanner finds minified ESM and CJS imports (so an empty list above means something)', () => {

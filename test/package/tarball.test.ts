@@ -2,21 +2,42 @@
  * The packed tarball, installed into temporary projects, as users get it: each entry through
  * ESM `import`, CJS `require`, and the TypeScript compiler (nodenext and bundler resolution);
  * `telephony-sdk/webhooks` also without ky and zod installed; and the `telephony-sandbox` bin.
+ * Node resolves the `node` condition (dist/node/, dependencies bundled); the same checks run on a
+ * copy of the install whose package.json has no `node` condition, so the build that bundlers,
+ * browsers and workers get (dist/) is loaded too. Bundlers resolve to dist/ (esbuild, below).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, packTarball, projectWithTarball, repoRoot } from '../../scripts/lib/tarball.js';
+import {
+  ensureBuilt,
+  packTarball,
+  projectWithTarball,
+  repoRoot,
+  rewriteExports,
+} from '../../scripts/lib/tarball.js';
 import { cjsProbe, consumerTsconfig, esmProbe, type ProbeResult, typescriptConsumer } from './probes.js';
 
 const ENTRIES = ['telephony-sdk', 'telephony-sdk/webhooks', 'telephony-sdk/testing', 'telephony-sdk/redis'];
 
 let project = '';
-let webhooksOnly = '';
+/** The same install, its package.json without the `node` condition: what Node loads is dist/. */
+let defaultProject = '';
+/** Per project above: the same install minus the HTTP client's dependencies (the edge-receiver case). */
+const webhooksOnly = new Map<string, string>();
 const made: string[] = [];
+
+function copyProject(from: string, prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  cpSync(from, dir, { recursive: true });
+  return dir;
+}
 
 function run(cwd: string, file: string, contents: string): ProbeResult {
   writeFileSync(join(cwd, file), contents);
@@ -40,25 +61,55 @@ beforeAll(() => {
   made.push(join(tarball, '..'));
   project = projectWithTarball(tarball);
   made.push(project);
-  // The edge-receiver case: the same install, minus the HTTP client's dependencies.
-  webhooksOnly = mkdtempSync(join(tmpdir(), 'telephony-sdk-webhooks-only-'));
-  made.push(webhooksOnly);
-  cpSync(project, webhooksOnly, { recursive: true });
-  rmSync(join(webhooksOnly, 'node_modules/ky'), { recursive: true, force: true });
-  rmSync(join(webhooksOnly, 'node_modules/zod'), { recursive: true, force: true });
+  defaultProject = copyProject(project, 'telephony-sdk-default-build-');
+  rewriteExports(join(defaultProject, 'node_modules/telephony-sdk'), (condition) => condition === 'node');
+  for (const from of [project, defaultProject]) {
+    const dir = copyProject(from, 'telephony-sdk-webhooks-only-');
+    rmSync(join(dir, 'node_modules/ky'), { recursive: true, force: true });
+    rmSync(join(dir, 'node_modules/zod'), { recursive: true, force: true });
+    webhooksOnly.set(from, dir);
+  }
 }, 120_000);
 
 afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-describe.each([
-  ['ESM import', 'probe.mjs', esmProbe],
-  ['CJS require', 'probe.cjs', cjsProbe],
-])('packed tarball, %s', (_format, file, probe) => {
+const BUILDS = [
+  ['the Node build', () => project, 'dist/node/'],
+  ['without the node condition', () => defaultProject, 'dist/'],
+] as const;
+
+describe.each(BUILDS)('packed tarball, %s: what Node resolves', (_build, cwd, dir) => {
+  it.each([
+    ['resolve.mjs', 'import.meta.resolve(specifier)', /\.js$/],
+    ['resolve.cjs', 'require.resolve(specifier)', /\.cjs$/],
+  ])(`%s: every entry from ${dir}`, (file, resolve, extension) => {
+    const script = `for (const specifier of ${JSON.stringify(ENTRIES)}) console.log(${resolve});`;
+    writeFileSync(join(cwd(), file), script);
+    const lines = execFileSync(process.execPath, [file], { cwd: cwd(), encoding: 'utf8' }).trim().split('\n');
+    const base = join(cwd(), 'node_modules/telephony-sdk', dir);
+    expect(lines).toHaveLength(ENTRIES.length);
+    for (const line of lines) {
+      const path = line.replace(/^file:\/\//, '');
+      expect(`${dirname(path)}/`, line).toBe(base);
+      expect(path, line).toMatch(extension);
+    }
+  });
+});
+
+describe.each(
+  BUILDS.flatMap(
+    ([build, cwd]) =>
+      [
+        [build, 'ESM import', cwd, 'probe.mjs', esmProbe],
+        [build, 'CJS require', cwd, 'probe.cjs', cjsProbe],
+      ] as const,
+  ),
+)('packed tarball, %s, %s', (_build, _format, cwd, file, probe) => {
   let result: ProbeResult;
   beforeAll(() => {
-    result = run(project, file, probe(ENTRIES));
+    result = run(cwd(), file, probe(ENTRIES));
   });
 
   it('loads every entry', () => {
@@ -117,12 +168,67 @@ describe.each([
   });
 
   it('loads telephony-sdk/webhooks without ky or zod installed', () => {
-    const alone = run(webhooksOnly, file, probe(['telephony-sdk/webhooks']));
+    const alone = run(webhooksOnly.get(cwd())!, file, probe(['telephony-sdk/webhooks']));
     expect(alone.exports['telephony-sdk/webhooks']).toBeInstanceOf(Array);
     expect(alone.webhookError).toMatchObject({
       name: 'WebhookVerificationError',
       reason: 'missing_header',
     });
+  });
+});
+
+describe('packed tarball, bundlers', () => {
+  /** The package files an esbuild bundle of every entry takes from node_modules (relative to it). */
+  async function bundledInputs(options: {
+    platform: 'node' | 'browser' | 'neutral';
+    format: 'esm' | 'cjs';
+    conditions?: string[];
+  }): Promise<string[]> {
+    const source =
+      options.format === 'esm'
+        ? ENTRIES.map((entry, i) => `export * as e${i} from '${entry}';`).join('\n')
+        : `module.exports = [${ENTRIES.map((entry) => `require('${entry}')`).join(', ')}];`;
+    const result = await build({
+      stdin: { contents: source, resolveDir: project, sourcefile: 'app.js' },
+      bundle: true,
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      // Builtins stay external whatever the platform (the testing entry's Node server imports
+      // node:http when started); what matters here is which files resolve.
+      external: ['node:*', ...builtinModules],
+      ...options,
+    });
+    return Object.keys(result.metafile.inputs)
+      .map((path) => /node_modules\/(.+)$/.exec(path)?.[1] ?? '')
+      .filter(Boolean);
+  }
+
+  it.each([
+    ["a Node app (platform node, esbuild's conditions: module, node)", 'node', 'esm', undefined],
+    ['a Node app that requires', 'node', 'cjs', undefined],
+    ['a browser app', 'browser', 'esm', undefined],
+    ['a Workers app (conditions workerd, worker, browser)', 'node', 'esm', ['workerd', 'worker', 'browser']],
+    ['an edge function (condition edge-light)', 'neutral', 'esm', ['edge-light', 'import']],
+  ] as const)(
+    '%s takes dist/ and shares ky, zod and eventemitter3 with the app',
+    async (_app, platform, format, conditions) => {
+      const inputs = await bundledInputs({
+        platform,
+        format,
+        ...(conditions ? { conditions: [...conditions] } : {}),
+      });
+      const sdkFiles = inputs.filter((path) => path.startsWith('telephony-sdk/'));
+      expect(sdkFiles.length).toBeGreaterThan(0);
+      expect(sdkFiles.filter((path) => path.startsWith('telephony-sdk/dist/node/'))).toEqual([]);
+      const packages = new Set(inputs.map((path) => path.split('/')[0]));
+      expect([...packages].sort()).toEqual(['eventemitter3', 'ky', 'telephony-sdk', 'zod']);
+    },
+  );
+
+  it('a bundler that matches only node (no module condition) takes dist/node/, with its dependencies inside', async () => {
+    const inputs = await bundledInputs({ platform: 'node', format: 'esm', conditions: ['node'] });
+    expect(inputs.filter((path) => !path.startsWith('telephony-sdk/dist/node/'))).toEqual([]);
   });
 });
 
@@ -200,6 +306,7 @@ describe('packed tarball, contents', () => {
       file.endsWith('.map'),
     );
     expect(maps.length).toBeGreaterThan(10);
+    expect(maps.filter((file) => file.startsWith('node/')).length).toBeGreaterThan(5);
     for (const file of maps) {
       const map = JSON.parse(readFileSync(join(dist, file), 'utf8')) as { file?: string; sources: string[] };
       const paths = [map.file ?? '', ...map.sources];
@@ -209,6 +316,43 @@ describe('packed tarball, contents', () => {
       ).toEqual([]);
       expect(readFileSync(join(dist, file), 'utf8'), file).not.toContain(repoRoot);
     }
+  });
+
+  it("ships the Node build's maps for the SDK's own sources only, without their text (dist/'s maps carry it)", () => {
+    const dist = join(project, 'node_modules/telephony-sdk/dist/node');
+    const maps = readdirSync(dist).filter((file) => file.endsWith('.map'));
+    const sources = new Set<string>();
+    for (const file of maps) {
+      const map = JSON.parse(readFileSync(join(dist, file), 'utf8')) as {
+        sources: string[];
+        sourcesContent?: unknown;
+      };
+      expect(map.sourcesContent, file).toBeUndefined();
+      // The CJS pass also maps a few of its own helper lines to the file itself.
+      const own = (source: string) =>
+        source.startsWith('../../src/') || source === file.slice(0, -'.map'.length);
+      expect(
+        map.sources.filter((source) => !own(source)),
+        file,
+      ).toEqual([]);
+      for (const source of map.sources) sources.add(source);
+    }
+    expect(sources).toContain('../../src/client.ts');
+    expect(sources).toContain('../../src/webhooks/verify.ts');
+  });
+
+  it('maps a stack frame of the Node build to the SDK source line (node --enable-source-maps)', () => {
+    const script = `const { TelephonyClient } = require('telephony-sdk');
+try { new TelephonyClient({ baseUrl: 'not a url' }); } catch (error) { console.log(error.stack); }`;
+    writeFileSync(join(project, 'stack.cjs'), script);
+    const stack = execFileSync(process.execPath, ['--enable-source-maps', 'stack.cjs'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    const options = readFileSync(join(repoRoot, 'src/core/options.ts'), 'utf8').split('\n');
+    const frame = /\(.*[/\\]src[/\\]core[/\\]options\.ts:(\d+):\d+\)/.exec(stack);
+    expect(frame, stack).not.toBeNull();
+    expect(options[Number(frame?.[1]) - 1]).toContain('throw new ValidationError');
   });
 });
 

@@ -1,38 +1,23 @@
 import type { Clock } from '../clock.js';
-import type { ClientEmitter } from '../events.js';
 import type { SharedStateGuard } from '../pacing/guard.js';
-import { fingerprint } from './fingerprint.js';
-import { type FormPost, requestToken } from './request-token.js';
+import type { IssuedToken } from './issued-token.js';
 import { SharedTokenSource } from './shared-token.js';
 import { TokenCache } from './token-cache.js';
 
-/** The options of the OAuth client-credentials flow. */
-export interface ClientCredentialsOptions {
-  /** The account part of shared-state keys. */
-  account: string;
-  baseUrl: string | undefined;
-  clientId: string | undefined;
-  clientSecret: string;
-  /** Space-separated. */
-  scope: string | undefined;
-}
-
 /**
  * The v2 credential of a client with `clientSecret`: a token cache over the token every client of the
- * state shares, obtained by the token request. Loaded only by clients that use this flow.
+ * state shares, obtained by `request` (the token request, made by the transport). Loaded only by
+ * clients that use this flow; it imports nothing at run time from the code every client loads, so a
+ * browser bundle splits it off whole (src/core/load.ts).
+ * @param key the shared-state key of the token: `<account>:token:<fingerprint of URL, client id, scope>`
  */
 export function clientCredentials(
-  options: ClientCredentialsOptions,
+  key: string,
   guard: SharedStateGuard,
   clock: Clock,
-  events: ClientEmitter,
-  post: FormPost,
+  request: () => Promise<IssuedToken>,
 ): TokenCache {
-  const { account, baseUrl, clientId, clientSecret, scope } = options;
-  const key = `${account}:token:${fingerprint(`${baseUrl} ${scope ?? ''}`)}`;
-  const source = new SharedTokenSource(guard, key, clock, () =>
-    requestToken(post, events, baseUrl, clientId, clientSecret, scope),
-  );
+  const source = new SharedTokenSource(guard, key, clock, request);
   return new TokenCache(
     () => source.obtain(),
     clock,

@@ -1,36 +1,24 @@
-import { ValidationError } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
-import { operationName } from '../request/method.js';
-import { joinUrl } from '../request/url.js';
-import { type IssuedToken, issuedToken } from './token-cache.js';
+import type { IssuedToken } from './issued-token.js';
 
-const TOKEN_PATH = '/v2/oauth/token';
+/** Posts the token request's form (the transport's) and resolves to the token its answer gives. */
+export type TokenPost = (form: string) => Promise<IssuedToken>;
 
-/** Sends a form as a POST outside any call (HttpTransport's) and resolves to its answer's JSON. */
-export type FormPost = (url: string, operation: string, form: string) => Promise<unknown>;
-
-/** The client-credentials token request. */
+/** The client-credentials token request: its form, and the `'token'` event for what it gave. */
 export async function requestToken(
-  post: FormPost,
+  post: TokenPost,
   events: ClientEmitter,
-  base: string | undefined,
   clientId: string | undefined,
-  clientSecret: string | undefined,
+  clientSecret: string,
   scope: string | undefined,
 ): Promise<IssuedToken> {
-  const operation = operationName({ method: 'POST', path: TOKEN_PATH });
-  if (base === undefined) {
-    throw new ValidationError(`${operation} needs the baseUrl option`, [
-      { path: 'baseUrl', message: 'set baseUrl' },
-    ]);
-  }
   const form = new URLSearchParams({
     grant_type: 'client_credentials',
     client_id: clientId ?? '',
-    client_secret: clientSecret ?? '',
+    client_secret: clientSecret,
   });
   if (scope !== undefined) form.set('scope', scope);
-  const issued = issuedToken(await post(joinUrl(base, TOKEN_PATH), operation, form.toString()), operation);
+  const issued = await post(form.toString());
   events.emit('token', { expires_in: issued.expires_in, scope: issued.scope });
   return issued;
 }

@@ -1,12 +1,26 @@
 import type { Clock } from '../clock.js';
 import type { SharedStateGuard } from '../pacing/guard.js';
 import type { SharedToken } from '../pacing/shared-state.js';
-import type { IssuedToken } from './token-cache.js';
+import type { IssuedToken } from './issued-token.js';
 
-/** How long a holder may take to get a token before another client may try (a holder that dies frees it). */
-const LEASE_MS = 30_000;
-/** How often a client waiting for another's token request looks for it (one poller per client). */
-const POLL_MS = 100;
+/**
+ * The token lock's timing. A holder's lease is short and renewed while its token request runs, so
+ * one that dies blocks the others for one lease (seconds), while a slow request keeps its lock. The
+ * renewal runs on real timers, not the client's clock: a fake or manual clock resolves every sleep
+ * at once, and a renewal loop on it would spin.
+ */
+export interface TokenLockTiming {
+  /** How long a holder keeps the lock unless it renews it. */
+  leaseMs: number;
+  /** How often a holder renews its lease while its token request runs. */
+  renewMs: number;
+  /** How often a client waiting for another's token looks for it (on the client's clock). */
+  pollMs: number;
+  /** How long it waits for another's token before requesting one itself (a live holder may hang). */
+  waitMs: number;
+}
+
+const TOKEN_LOCK: TokenLockTiming = { leaseMs: 5_000, renewMs: 2_000, pollMs: 100, waitMs: 10_000 };
 
 /** Whether `token` is before its renewal point (`min(60 s, lifetime / 2)` before expiry, as TokenCache). */
 function fresh(token: SharedToken, now: number): boolean {
@@ -16,39 +30,64 @@ function fresh(token: SharedToken, now: number): boolean {
 
 /**
  * The OAuth token across every client sharing a state: at most one token request in flight per
- * token URL, client id and scope (`key`), under a lock with a lease; the others wait for it and use
- * the token it stored. A failing store falls back to this client's own token request.
+ * token URL, client id and scope (`key`), under a lock whose lease its holder renews (timing above);
+ * the others wait for it and use the token it stored. A failing store falls back to this client's
+ * own token request.
  */
 export class SharedTokenSource {
   readonly #guard: SharedStateGuard;
   readonly #key: string;
   readonly #clock: Clock;
   readonly #request: () => Promise<IssuedToken>;
+  readonly #timing: TokenLockTiming;
   readonly #holder = `${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
 
-  constructor(guard: SharedStateGuard, key: string, clock: Clock, request: () => Promise<IssuedToken>) {
+  constructor(
+    guard: SharedStateGuard,
+    key: string,
+    clock: Clock,
+    request: () => Promise<IssuedToken>,
+    timing: TokenLockTiming = TOKEN_LOCK,
+  ) {
     this.#guard = guard;
     this.#key = key;
     this.#clock = clock;
     this.#request = request;
+    this.#timing = timing;
   }
 
-  /** A token: the shared one while it is fresh, else one this client requests under the lock. */
+  /**
+   * A token: the shared one while it is fresh, else one this client requests under the lock. A client
+   * that waited {@link TokenLockTiming.waitMs} for another holder requests one itself: a holder that
+   * hangs while alive (renewing its lease) costs the others one more token request, never their calls.
+   */
   async obtain(): Promise<IssuedToken> {
-    const key = this.#key;
+    const { pollMs, waitMs } = this.#timing;
+    const giveUpAt = this.#clock.now() + waitMs;
     for (;;) {
       const shared = await this.#read();
       if (shared !== undefined) return shared;
-      const now = this.#clock.now();
-      if (await this.#guard.run('lockToken', (state) => state.lockToken(key, this.#holder, LEASE_MS, now))) {
+      if (await this.#lock()) {
         // Another client may have stored its token and freed the lock since the read: use that one.
         const stored = await this.#read();
-        if (stored === undefined) return this.#requestUnderLock();
-        await this.#guard.run('unlockToken', (state) => state.unlockToken(key, this.#holder));
+        if (stored === undefined) return this.#requestAndStore(true);
+        await this.#unlock();
         return stored;
       }
-      await this.#clock.sleep(POLL_MS);
+      if (this.#clock.now() >= giveUpAt) return this.#requestAndStore(false);
+      await this.#clock.sleep(pollMs);
     }
+  }
+
+  /** Takes the lock, or renews this holder's lease; never another holder's (the store checks the holder). */
+  #lock(): Promise<boolean> {
+    const now = this.#clock.now();
+    const { leaseMs } = this.#timing;
+    return this.#guard.run('lockToken', (state) => state.lockToken(this.#key, this.#holder, leaseMs, now));
+  }
+
+  #unlock(): Promise<void> {
+    return this.#guard.run('unlockToken', (state) => state.unlockToken(this.#key, this.#holder));
   }
 
   /** The shared token while it is fresh. */
@@ -68,13 +107,28 @@ export class SharedTokenSource {
     return this.#guard.run('dropToken', (state) => state.dropToken(this.#key, refused));
   }
 
-  async #requestUnderLock(): Promise<IssuedToken> {
+  /** One token request, its lease renewed meanwhile when `locked`; its token is stored for every client. */
+  async #requestAndStore(locked: boolean): Promise<IssuedToken> {
+    let renewal: ReturnType<typeof setInterval> | undefined;
+    if (locked) {
+      renewal = setInterval(
+        () =>
+          void this.#lock().then((held) => {
+            // Lost (a renewal came too late and another holder took over): the request goes on unrenewed.
+            if (!held) clearInterval(renewal);
+          }),
+        this.#timing.renewMs,
+      );
+      (renewal as { unref?: () => void }).unref?.();
+    }
     let issued: IssuedToken;
     try {
       issued = await this.#request();
     } catch (error) {
-      await this.#guard.run('unlockToken', (state) => state.unlockToken(this.#key, this.#holder));
+      if (locked) await this.#unlock();
       throw error;
+    } finally {
+      clearInterval(renewal);
     }
     const now = this.#clock.now();
     const token = {
@@ -82,6 +136,7 @@ export class SharedTokenSource {
       expiresAt: now + issued.expires_in * 1000,
       obtainedAt: now,
     };
+    // Frees the lock only if this client still holds it.
     await this.#guard.run('writeToken', (state) => state.writeToken(this.#key, token, this.#holder));
     return issued;
   }

@@ -1,42 +1,6 @@
 import type { Clock } from '../clock.js';
-import { ResponseValidationError } from '../errors.js';
-import { type Credential, isHeaderSafe } from './credentials.js';
-
-/** What a successful token request gave. */
-export interface IssuedToken {
-  access_token: string;
-  expires_in: number;
-  scope: string | undefined;
-}
-
-/**
- * The token of a 2xx token answer, in SPEC.md's `{ data: {...} }` envelope or RFC 6749's bare form.
- * An answer without `access_token` and `expires_in`, or whose `access_token` cannot go in an HTTP
- * header (empty, control or non-Latin-1 character), is a `ResponseValidationError` (without the value).
- */
-export function issuedToken(answer: unknown, operation: string): IssuedToken {
-  const parsed = answer as Record<string, unknown> | undefined;
-  const data = parsed?.data as Record<string, unknown> | undefined;
-  const payload = data?.access_token !== undefined ? data : parsed;
-  const accessToken = payload?.access_token;
-  const expiresIn = payload?.expires_in;
-  if (typeof accessToken !== 'string' || typeof expiresIn !== 'number') {
-    throw new ResponseValidationError(`${operation}: the token response lacks access_token or expires_in`, [
-      {
-        path: typeof accessToken !== 'string' ? 'access_token' : 'expires_in',
-        message: 'missing or wrong type',
-      },
-    ]);
-  }
-  if (!isHeaderSafe(accessToken)) {
-    // The value itself stays out: it may be a real token with one stray character.
-    throw new ResponseValidationError(`${operation}: the access_token cannot go in an HTTP header`, [
-      { path: 'access_token', message: 'empty, or a control or non-Latin-1 character' },
-    ]);
-  }
-  const scope = typeof payload?.scope === 'string' ? payload.scope : undefined;
-  return { access_token: accessToken, expires_in: expiresIn, scope };
-}
+import type { Credential } from './credentials.js';
+import type { IssuedToken } from './issued-token.js';
 
 /**
  * Token renewal, for a token of lifetime L that expires at E:
@@ -46,8 +10,9 @@ export function issuedToken(answer: unknown, operation: string): IssuedToken {
  * - mandatory window, from E − min(10 s, L/6): callers wait for the refresh (unless the last one
  *   failed less than a backoff ago: then the still-valid token without waiting); if it fails they
  *   get the old token while it is valid;
- * - expired or no token: callers wait for the refresh, even right after a failure; a failure
- *   rejects them.
+ * - expired or no token: callers wait for the refresh; a failure rejects them, and so does every
+ *   call until a backoff has passed (no refresh meanwhile): one request serves every waiting call, and
+ *   an endpoint that is down sees a trickle, not a request (and its retries) per call.
  */
 const ADVISORY_MARGIN_MS = 60_000;
 const MANDATORY_MARGIN_MS = 10_000;
@@ -82,6 +47,8 @@ export class TokenCache implements Credential {
   /** Consecutive failed refreshes, and when the next may start unless a caller has no usable token. */
   #failures = 0;
   #retryAt = 0;
+  /** What the last refresh failed with: the answer, until {@link #retryAt}, of a caller without a token. */
+  #failure: unknown;
 
   /** @param forget drops a refused token from wherever else it is kept (the shared state) */
   constructor(request: () => Promise<IssuedToken>, clock: Clock, forget?: (token: string) => Promise<void>) {
@@ -92,10 +59,10 @@ export class TokenCache implements Credential {
 
   bearer(): string | Promise<string> {
     const token = this.#token;
-    if (token === undefined) return this.#wait();
+    if (token === undefined) return this.#waitWithout();
     const now = this.#clock.now();
     if (now < this.#advisoryAt) return token;
-    if (now >= this.#expiresAt) return this.#wait();
+    if (now >= this.#expiresAt) return this.#waitWithout();
     const idle = this.#inFlight === undefined;
     const backingOff = now < this.#retryAt;
     if (now < this.#mandatoryAt) {
@@ -113,6 +80,13 @@ export class TokenCache implements Credential {
       this.#generation++;
     }
     return this.#forget === undefined ? true : this.#forget(token).then(() => true);
+  }
+
+  /** No usable token: the refresh in flight or a new one, or within a backoff the last failure. */
+  #waitWithout(): Promise<string> {
+    if (this.#inFlight === undefined && this.#clock.now() < this.#retryAt)
+      return Promise.reject(this.#failure);
+    return this.#wait();
   }
 
   /** The refresh in flight (one is started if none), or the still-valid token if it fails. */
@@ -143,6 +117,7 @@ export class TokenCache implements Credential {
       issued = await this.#request();
     } catch (error) {
       this.#failures++;
+      this.#failure = error;
       this.#retryAt = this.#clock.now() + refreshBackoffMs(this.#failures);
       throw error;
     }

@@ -1,11 +1,9 @@
-import { fingerprint } from '../auth/fingerprint.js';
 import type { Clock } from '../clock.js';
 import type { ApiVersion } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import type { ClientOptions } from '../options.js';
 import { SharedStateGuard } from './guard.js';
 import type { SharedParts } from './pacing.js';
-import { budgetOf } from './plans.js';
 import type { RateBudget, Reservation } from './shared-state.js';
 
 /** The reservation before an attempt of a version's calls; a client without pacing nor pause skips the store. */
@@ -14,14 +12,23 @@ export class Pacer {
   readonly #budget: RateBudget | undefined;
   readonly #clock: Clock;
   readonly #account: string;
+  /** The longest pause a 429 may set: the client's `maxRetryAfter`. */
+  readonly #maxPauseMs: number;
   /** The latest pause this client set or saw; lets a client without a shared store skip the state. */
   #pausedUntil = 0;
 
-  constructor(guard: SharedStateGuard, budget: RateBudget | undefined, clock: Clock, account: string) {
+  constructor(
+    guard: SharedStateGuard,
+    budget: RateBudget | undefined,
+    clock: Clock,
+    account: string,
+    maxPauseMs: number,
+  ) {
     this.#guard = guard;
     this.#budget = budget;
     this.#clock = clock;
     this.#account = account;
+    this.#maxPauseMs = maxPauseMs;
   }
 
   /**
@@ -37,8 +44,13 @@ export class Pacer {
     return this.#guard.run('reserve', (state) => state.reserve(scope, asked, now));
   }
 
-  /** Pauses a version's calls for `ms` (a 429's `Retry-After`), for every client sharing the state. */
-  pause(version: ApiVersion, ms: number): Promise<void> {
+  /**
+   * Pauses a version's calls for `ms` (a 429's `Retry-After`), for every client sharing the state — at
+   * most `maxRetryAfter`: a proxy's `Retry-After: 86400` must not stop a fleet for a day (nor, stored in
+   * a shared store, outlive a restart). After that the next call goes out and the service decides again.
+   */
+  pause(version: ApiVersion, retryAfterMs: number): Promise<void> {
+    const ms = Math.min(retryAfterMs, this.#maxPauseMs);
     const now = this.#clock.now();
     const scope = `${this.#account}:${version}`;
     this.#pausedUntil = Math.max(this.#pausedUntil, now + ms);
@@ -49,12 +61,18 @@ export class Pacer {
 /**
  * A client's guard over its `sharedState` (or its own memory), its account and its pacer: what
  * {@link Pacing} loads. The account is the part of shared-state keys that says whose budget, pauses
- * and token they are: the client id, else a fingerprint of the credential (never the credential).
+ * and token they are: `account`, else the client id (the option checks require one of them with a
+ * `sharedState`); without one, `'local'`: the client's own memory shares nothing anyway. A 429's
+ * pause lasts at most `maxRetryAfterMs`, the client's `maxRetryAfter`.
  */
-export function sharedParts(options: ClientOptions, clock: Clock, events: ClientEmitter): SharedParts {
-  const { accessToken, apiKey, clientId } = options;
-  const staticToken = typeof accessToken === 'string' ? accessToken : undefined;
-  const account = clientId ?? `key-${fingerprint(apiKey ?? staticToken ?? 'default')}`;
+export function sharedParts(
+  options: ClientOptions,
+  budget: RateBudget | undefined,
+  maxPauseMs: number,
+  clock: Clock,
+  events: ClientEmitter,
+): SharedParts {
+  const account = options.account ?? options.clientId ?? 'local';
   const guard = new SharedStateGuard(options.sharedState, clock, events);
-  return { guard, account, pacer: new Pacer(guard, budgetOf(options.rateLimit), clock, account) };
+  return { guard, account, pacer: new Pacer(guard, budget, clock, account, maxPauseMs) };
 }

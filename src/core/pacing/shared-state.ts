@@ -50,14 +50,18 @@ export interface SharedState {
    * is read. `now` is the client's clock; a store may use its own, the same for every process.
    */
   reserve(scope: string, budget: RateBudget | undefined, now: number): Promise<Reservation>;
-  /** Pauses `scope` for `ms` from now (a 429's `Retry-After`); a longer pause already set is kept. */
+  /**
+   * Pauses `scope` for `ms` from now (a 429's `Retry-After`, at most the client's `maxRetryAfter`); a
+   * longer pause already set is kept.
+   */
   pause(scope: string, ms: number, now: number): Promise<void>;
   /** The token stored under `key`, if any and not expired. */
   readToken(key: string, now: number): Promise<SharedToken | undefined>;
   /**
    * Takes the right to request a new token for `key` for `leaseMs` (a holder that dies frees it when
    * the lease ends). `false` when another holder has it; the same holder taking it again gets `true`
-   * and a new lease. `now` as in `reserve`.
+   * and a new lease: the client renews its lease this way while its token request runs, so this must check
+   * the holder atomically (a late renewal never takes another holder's lock). `now` as in `reserve`.
    */
   lockToken(key: string, holder: string, leaseMs: number, now: number): Promise<boolean>;
   /** Stores `token` under `key` until it expires, and frees the lock if `holder` still has it. */

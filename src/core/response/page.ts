@@ -8,16 +8,24 @@ import { parseResponse } from './guard.js';
 import type { Pagination, PaginationStrategy, Query } from './pagination.js';
 
 /** A list endpoint, as a resource describes it. */
-export interface ListSpec<Item extends z.core.$ZodType, P extends Pagination> {
+export interface ListSpec<
+  Item extends z.core.$ZodType,
+  P extends Pagination,
+  Variant extends z.core.$ZodType = Item,
+> {
   method: HttpMethod;
   path: string;
   query: { schema: z.core.$ZodType; value: unknown };
   /** Key of the item array in `data` (`calls`, `users`). */
   items: string;
   itemSchema: Item;
+  /**
+   * A documented second form of the items (SPEC.md's short calls). `rewrite` answers true for an
+   * item in that form, having turned it into `schema`'s shape in place, and the item is checked
+   * against `schema`; every other item is checked against `itemSchema`, as strictly as ever.
+   */
+  variant?: { schema: Variant; rewrite: (item: unknown) => boolean };
   pagination: PaginationStrategy<P>;
-  /** Rewrites the raw items in place before they are checked (a documented variant of the wire form). */
-  normalize?: (items: unknown) => void;
 }
 
 /**
@@ -152,20 +160,45 @@ function arrayOf(item: z.core.$ZodType): z.core.$ZodType {
   return array;
 }
 
+/**
+ * The items of a page, checked: the whole array at once, or one by one when some are in the
+ * variant form (each against its own form's schema, so neither form loosens the other).
+ */
+function checkItems<Item extends z.core.$ZodType, Variant extends z.core.$ZodType>(
+  { items, itemSchema, variant }: ListSpec<Item, Pagination, Variant>,
+  raw: unknown,
+  operation: string,
+): Array<z.output<Item> | z.output<Variant>> {
+  const inVariant = variant && Array.isArray(raw) ? raw.map(variant.rewrite) : [];
+  return inVariant.includes(true)
+    ? (raw as unknown[]).map((item, index) =>
+        parseResponse(
+          inVariant[index] && variant ? variant.schema : itemSchema,
+          item,
+          operation,
+          `data.${items}.${index}`,
+        ),
+      )
+    : (parseResponse(arrayOf(itemSchema), raw, operation, `data.${items}`) as z.output<Item>[]);
+}
+
 /** Starts the first request of a list now and returns its `PagePromise`. */
-export function listPages<Item extends z.core.$ZodType, P extends Pagination>(
+export function listPages<
+  Item extends z.core.$ZodType,
+  P extends Pagination,
+  Variant extends z.core.$ZodType = Item,
+>(
   transport: Transport,
-  spec: ListSpec<Item, P>,
+  spec: ListSpec<Item, P, Variant>,
   options?: RequestOptions,
-): PagePromise<z.output<Item>, P> {
+): PagePromise<z.output<Item> | z.output<Variant>, P> {
+  type T = z.output<Item> | z.output<Variant>;
   const operation = operationName(spec);
-  const itemsSchema = arrayOf(spec.itemSchema) as z.ZodMiniArray<Item>;
   // `from`: where the answer must start (a next page); `before`: items of the pages before it.
-  const fetchPage = async (query: Query, from?: number, before = 0): Promise<Page<z.output<Item>, P>> => {
+  const fetchPage = async (query: Query, from?: number, before = 0): Promise<Page<T, P>> => {
     const answer = await transport.send({ method: spec.method, path: spec.path, query }, options);
     const envelope = unwrapSuccess(answer, operation);
-    spec.normalize?.(envelope.data[spec.items]);
-    const items = parseResponse(itemsSchema, envelope.data[spec.items], operation, `data.${spec.items}`);
+    const items = checkItems(spec, envelope.data[spec.items], operation);
     const { pagination, at, next } = spec.pagination(envelope, query, items.length, operation);
     const seen = before + items.length;
     const advanced = from === undefined || at >= from;

@@ -54,6 +54,7 @@ export class Exchange implements ExchangeInit {
   #startedAt = 0;
   #answered = -1;
   #wait = { delayMs: 0, reason: '' };
+  #mayHaveArrived = false;
 
   constructor(init: ExchangeInit) {
     Object.assign(this, init);
@@ -101,9 +102,18 @@ export class Exchange implements ExchangeInit {
     return true;
   }
 
-  /** The retry decision said yes: wait `delayMs` before the next attempt. */
-  retryAfter(delayMs: number, reason: string): void {
+  /** Whether an attempt before this one may have reached the service and acted, its answer lost. */
+  get mayHaveArrived(): boolean {
+    return this.#mayHaveArrived;
+  }
+
+  /**
+   * The retry decision said yes: wait `delayMs` before the next attempt.
+   * @param mayHaveArrived the failed attempt may have reached the service (a timeout, a reset, a 5xx)
+   */
+  retryAfter(delayMs: number, reason: string, mayHaveArrived: boolean): void {
     this.#wait = { delayMs, reason };
+    if (mayHaveArrived) this.#mayHaveArrived = true;
   }
 
   /** Whether the credential may be refreshed and the attempt repeated once after a 401: once per call. */

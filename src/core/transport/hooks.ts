@@ -4,6 +4,7 @@ import { RateLimitError } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import type { Pacing } from '../pacing/pacing.js';
 import { SAFETY_MS } from '../pacing/plans.js';
+import type { Reservation } from '../pacing/shared-state.js';
 import type { Exchange } from './exchange.js';
 import { parseRetryAfter, waitBeforeRetry } from './retry.js';
 import { abortable, userAbort } from './signals.js';
@@ -68,7 +69,7 @@ export class AttemptHooks {
     if (reservation === undefined) return this.#start(exchange, request, bearer);
     const signal = exchange.signal;
     return abortable(reservation, signal).then(({ waitMs, reason }) => {
-      if (waitMs > maxWaitMs) throw overBudget(exchange, waitMs);
+      if (waitMs > maxWaitMs) throw refused(exchange, waitMs, reason);
       // No wait (the usual case): the attempt starts in this step, without one more promise.
       if (waitMs <= 0 || reason === undefined) return this.#start(exchange, request, bearer);
       this.#events.emit('throttle', { waitMs, reason });
@@ -116,13 +117,17 @@ export class AttemptHooks {
   }
 }
 
-/** A call that would wait longer than `maxRetryAfter` for budget fails at once, as a 429 would. */
-function overBudget(exchange: Exchange, waitMs: number): RateLimitError {
+/**
+ * A call that would wait longer than its `maxRetryAfter` fails at once, as a 429 would: `paused` when
+ * a 429 paused the account, `rate_budget_exhausted` when the `rateLimit` budget is spent.
+ */
+function refused(exchange: Exchange, waitMs: number, reason: Reservation['reason']): RateLimitError {
   const seconds = Math.ceil(waitMs / 1000);
+  const paused = reason === 'paused';
   return new RateLimitError({
     status: 429,
-    code: 'rate_budget_exhausted',
-    message: `the rate budget (rateLimit) frees a slot in ${seconds} s, longer than maxRetryAfter (${exchange.maxRetryAfterMs / 1000} s); nothing was sent`,
+    code: paused ? 'paused' : 'rate_budget_exhausted',
+    message: `${paused ? 'a 429 paused the account' : 'the rate budget (rateLimit) is spent'} for ${seconds} s more, longer than maxRetryAfter (${exchange.maxRetryAfterMs / 1000} s); nothing was sent`,
     headers: {},
     body: undefined,
     apiVersion: exchange.version ?? 'v2',

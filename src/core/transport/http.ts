@@ -5,8 +5,10 @@ import {
   LazyCredential,
   StaticCredential,
 } from '../auth/credentials.js';
+import { fingerprint } from '../auth/fingerprint.js';
+import { type IssuedToken, issuedToken } from '../auth/issued-token.js';
 import type { Clock } from '../clock.js';
-import { type ApiVersion, ValidationError } from '../errors.js';
+import { type ApiVersion, NotFoundError, ValidationError } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import { loadShared } from '../load.js';
 import { type ClientOptions, DEFAULTS, validateHeaders, validateRequestOptions } from '../options.js';
@@ -15,6 +17,7 @@ import { budgetOf } from '../pacing/plans.js';
 import { mergeHeaders } from '../request/headers.js';
 import { methodOf, operationName } from '../request/method.js';
 import { resolveTarget } from '../request/route.js';
+import { joinUrl } from '../request/url.js';
 import { parseJson, parseLenient } from '../response/body.js';
 import type { RawRequest, RequestOptions, Transport } from '../types.js';
 import { Exchange, type ExchangeInit } from './exchange.js';
@@ -23,6 +26,8 @@ import { AttemptHooks } from './hooks.js';
 import { readText } from './read-body.js';
 import { KY_RETRY, retryOptions } from './retry.js';
 import { follow, releasing } from './signals.js';
+
+const TOKEN_PATH = '/v2/oauth/token';
 
 /**
  * The one place requests are made (see src/core/README.md). ky runs the attempts — the loop, the
@@ -51,11 +56,12 @@ export class HttpTransport implements Transport {
 
   constructor(options: ClientOptions, clock: Clock, events: ClientEmitter) {
     const { accessToken, apiKey, clientId, clientSecret } = options;
+    const budget = budgetOf(options.rateLimit);
+    // The longest wait this client accepts, and so the longest a 429 of its own may pause the account.
+    const maxPauseMs = (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000;
     const pacing = new Pacing(
-      () => loadShared().then((m) => m.sharedParts(options, clock, events)),
-      budgetOf(options.rateLimit) !== undefined ||
-        options.sharedState !== undefined ||
-        clientSecret !== undefined,
+      () => loadShared().then((m) => m.sharedParts(options, budget, maxPauseMs, clock, events)),
+      budget !== undefined || options.sharedState !== undefined || clientSecret !== undefined,
     );
     this.#hooks = new AttemptHooks(clock, events, pacing);
     const custom = options.fetch;
@@ -76,30 +82,31 @@ export class HttpTransport implements Transport {
     if (typeof accessToken === 'function') this.#v2 = new CallbackCredential(accessToken);
     else if (staticToken !== undefined) this.#v2 = new StaticCredential(staticToken);
     else if (clientSecret !== undefined) {
-      const flow = {
-        baseUrl: this.#baseUrl,
-        clientId,
-        clientSecret,
-        scope: Array.isArray(options.scope) ? options.scope.join(' ') : options.scope,
-      };
-      const post = (url: string, operation: string, form: string) => this.#post(url, operation, form);
+      const scope = Array.isArray(options.scope) ? options.scope.join(' ') : options.scope;
+      const post = (form: string) => this.#postToken(form);
+      // One token per token URL, client id and scope: clients of one account may use several client ids.
+      const tokenKey = fingerprint(`${this.#baseUrl} ${clientId} ${scope ?? ''}`);
       this.#v2 = new LazyCredential(
         Promise.all([loadShared(), pacing.parts()]).then(([m, { guard, account }]) =>
-          m.clientCredentials({ ...flow, account }, guard, clock, events, post),
+          m.clientCredentials(`${account}:token:${tokenKey}`, guard, clock, () =>
+            m.requestToken(post, events, clientId, clientSecret, scope),
+          ),
         ),
       );
     }
     if (apiKey !== undefined) this.#v1 = new StaticCredential(apiKey);
     this.#maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
     this.#timeout = options.timeout ?? DEFAULTS.timeout;
-    this.#maxRetryAfterMs = (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000;
+    this.#maxRetryAfterMs = maxPauseMs;
     this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULTS.maxResponseBytes;
     this.#defaultHeaders = mergeHeaders({}, options.defaultHeaders, undefined);
     this.#secrets = [clientSecret, apiKey, staticToken];
   }
 
   async send(request: RawRequest, options?: RequestOptions): Promise<unknown> {
-    const { response, exchange } = await this.#perform(request, options, false);
+    const performed = await this.#perform(request, options, false);
+    if ('gone' in performed) return performed.gone;
+    const { response, exchange } = performed;
     try {
       const text = await readText(exchange, response);
       return request.lenient ? parseLenient(text) : parseJson(text, response.status, exchange.operation);
@@ -109,7 +116,8 @@ export class HttpTransport implements Transport {
   }
 
   async download(request: RawRequest, options?: RequestOptions): Promise<Response> {
-    const { response, exchange } = await this.#perform(request, options, true);
+    const performed = await this.#perform({ ...request, ifGone: undefined }, options, true);
+    const { response, exchange } = performed as { response: Response; exchange: Exchange };
     const { link } = exchange;
     if (link === undefined || response.body === null) {
       link?.release();
@@ -137,7 +145,7 @@ export class HttpTransport implements Transport {
     request: RawRequest,
     options: RequestOptions | undefined,
     allowAbsolute: boolean,
-  ): Promise<{ response: Response; exchange: Exchange }> {
+  ): Promise<{ response: Response; exchange: Exchange } | { gone: unknown }> {
     validateRequestOptions(options);
     validateHeaders(request.headers);
     const method = methodOf(request.method);
@@ -161,8 +169,19 @@ export class HttpTransport implements Transport {
       },
       options,
     );
-    const response = await this.#fetch(exchange, headers, body, version);
-    return { response, exchange };
+    try {
+      return { response: await this.#fetch(exchange, headers, body, version), exchange };
+    } catch (error) {
+      const { ifGone } = request;
+      if (
+        ifGone !== undefined &&
+        method === 'DELETE' &&
+        error instanceof NotFoundError &&
+        exchange.mayHaveArrived
+      )
+        return { gone: ifGone };
+      throw error;
+    }
   }
 
   /** The call: what it is, and the client's settings under the call's own options. */
@@ -212,8 +231,15 @@ export class HttpTransport implements Transport {
     return response;
   }
 
-  /** The token request's POST (request-token.ts builds it): its answer's JSON. */
-  async #post(url: string, operation: string, form: string): Promise<unknown> {
+  /** The token request's POST (auth/request-token.ts builds its form): the token its answer gives. */
+  async #postToken(form: string): Promise<IssuedToken> {
+    const operation = operationName({ method: 'POST', path: TOKEN_PATH });
+    if (this.#baseUrl === undefined) {
+      throw new ValidationError(`${operation} needs the baseUrl option`, [
+        { path: 'baseUrl', message: 'set baseUrl' },
+      ]);
+    }
+    const url = joinUrl(this.#baseUrl, TOKEN_PATH);
     // Shared by every caller waiting for a token, so no caller's signal or per-call options apply.
     const call = {
       method: 'POST',
@@ -232,7 +258,10 @@ export class HttpTransport implements Transport {
         form,
         'v2',
       );
-      return parseJson(await readText(exchange, response), response.status, operation);
+      return issuedToken(
+        parseJson(await readText(exchange, response), response.status, operation),
+        operation,
+      );
     } finally {
       exchange.link?.release();
     }

@@ -55,8 +55,9 @@ function shouldRetry(exchange: Exchange, error: Error, clock: Clock): boolean | 
       return again === true ? true : again;
     }
   }
+  const outcome = outcomeOf(error, clock.now());
   const decision = decideRetry(
-    outcomeOf(error, clock.now()),
+    outcome,
     exchange.retries,
     exchange.maxRetries,
     exchange.idempotent,
@@ -64,7 +65,11 @@ function shouldRetry(exchange: Exchange, error: Error, clock: Clock): boolean | 
     Math.random(),
   );
   if (!decision.retry) return false;
-  exchange.retryAfter(decision.delayMs, decision.reason);
+  // A 429 was refused before anything was done; a connection that never opened sent nothing.
+  const mayHaveArrived =
+    outcome.kind === 'timeout' ||
+    (outcome.kind === 'connection' ? !outcome.neverSent : outcome.status !== 429);
+  exchange.retryAfter(decision.delayMs, decision.reason, mayHaveArrived);
   // The answer of an attempt that is retried is not read: free its connection.
   if (answer !== undefined) discard(answer);
   return true;

@@ -1,4 +1,5 @@
 import { errorResponse, json, SandboxError } from '../http.js';
+import { foreignHost, ownHosts } from '../own-host.js';
 import { runAction } from './actions.js';
 import { consoleAssets } from './assets.js';
 import { type ConsoleWorld, consoleSnapshot, statsByDay } from './world.js';
@@ -15,11 +16,10 @@ const encoder = new TextEncoder();
  * sandbox's own origin may, and only through its own host name (a DNS-rebound name is refused).
  */
 function refusal(request: Request, url: URL): string | undefined {
-  const hosts = [url.host, `localhost:${url.port}`];
-  const host = request.headers.get('host');
-  if (host !== null && !hosts.includes(host)) return 'The console answers only on 127.0.0.1 or localhost';
+  const host = foreignHost(request.headers.get('host'), url);
+  if (host) return host;
   const origin = request.headers.get('origin');
-  if (origin !== null && !hosts.some((allowed) => origin === `http://${allowed}`)) {
+  if (origin !== null && !ownHosts(url).some((allowed) => origin === `http://${allowed}`)) {
     return 'Requests from another origin may not use the console';
   }
   return undefined;

@@ -175,3 +175,100 @@ describe('a failing shared state never fails a call', () => {
     expect(clock.waits).toEqual([WINDOW]);
   });
 });
+
+describe('a pause lasts at most maxRetryAfter (issue 18)', () => {
+  /** GET /v2/x answers 429 with `retryAfter` once, then 200; records when each request was sent. */
+  function pausingService(clock: { now(): number }, retryAfter: string) {
+    const sent: number[] = [];
+    server.use(
+      tokenHandler(),
+      http.get(`${BASE}/v2/x`, () => {
+        sent.push(clock.now());
+        return sent.length === 1
+          ? HttpResponse.json({}, { status: 429, headers: { 'Retry-After': retryAfter } })
+          : HttpResponse.json({});
+      }),
+    );
+    return sent;
+  }
+
+  it.each(['86400', '99999999999'])(
+    'Retry-After %s pauses the client for maxRetryAfter (default 60 s), then the next call goes out',
+    async (retryAfter) => {
+      const clock = fakeClock();
+      const sent = pausingService(clock, retryAfter);
+      const client = testClient({ clock, maxRetries: 0 });
+      const throttles: ThrottleEvent[] = [];
+      client.on('throttle', (event) => throttles.push(event));
+      const first = await rejection(client.request({ method: 'GET', path: '/v2/x' }));
+      expect(first).toBeInstanceOf(RateLimitError);
+      expect(first).toMatchObject({ status: 429, retryAfter: Number(retryAfter) });
+      await client.request({ method: 'GET', path: '/v2/x' });
+      expect(throttles).toEqual([{ waitMs: 60_000, reason: 'paused' }]);
+      expect(sent.map((at) => at - sent[0]!)).toEqual([0, 60_000]);
+    },
+  );
+
+  it('the cap is the maxRetryAfter of the client that met the 429, and it is what the shared state stores', async () => {
+    const clock = fakeClock();
+    pausingService(clock, '86400');
+    const state = new MemoryState();
+    const pauses: number[] = [];
+    const recording = new Proxy(state, {
+      get: (target, name) =>
+        name === 'pause'
+          ? (scope: string, ms: number, now: number) => {
+              pauses.push(ms);
+              return target.pause(scope, ms, now);
+            }
+          : Reflect.get(target, name).bind(target),
+    }) as SharedState;
+    const first = testClient({ clock, sharedState: recording, maxRetries: 0, maxRetryAfter: 5 });
+    await rejection(first.request({ method: 'GET', path: '/v2/x' }));
+    expect(pauses).toEqual([5_000]);
+    const other = testClient({ clock, sharedState: recording, maxRetryAfter: 3600 });
+    const throttles: ThrottleEvent[] = [];
+    other.on('throttle', (event) => throttles.push(event));
+    await other.request({ method: 'GET', path: '/v2/x' });
+    expect(throttles).toEqual([{ waitMs: 5_000, reason: 'paused' }]);
+  });
+
+  it("a call refused during a pause: RateLimitError code 'paused', retryAfter the seconds left, a message about the 429", async () => {
+    const clock = fakeClock();
+    const sent = pausingService(clock, '30');
+    const client = testClient({ clock, maxRetries: 0 });
+    await rejection(client.request({ method: 'GET', path: '/v2/x' }));
+    clock.advance(12_000);
+    const error = await rejection(client.request({ method: 'GET', path: '/v2/x' }, { maxRetryAfter: 10 }));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ status: 429, code: 'paused', retryAfter: 18, apiVersion: 'v2' });
+    expect(error.message).toMatch(/a 429 .*paused/);
+    expect(error.message).not.toMatch(/rateLimit|budget/);
+    expect(sent).toHaveLength(1);
+    expect(clock.waits).toEqual([]);
+    // The call's own maxRetryAfter decides: one that accepts 18 s waits them, then goes out.
+    await client.request({ method: 'GET', path: '/v2/x' }, { maxRetryAfter: 20 });
+    expect(clock.waits).toEqual([18_000]);
+    expect(sent).toHaveLength(2);
+  });
+
+  it("with rateLimit too, a call refused for a pause says 'paused'; one refused for budget 'rate_budget_exhausted'", async () => {
+    const clock = fakeClock();
+    const sent = pausingService(clock, '30');
+    const client = testClient({
+      clock,
+      maxRetries: 0,
+      rateLimit: { requestsPerMinute: 5 },
+      maxRetryAfter: 10,
+    });
+    await rejection(client.request({ method: 'GET', path: '/v2/x' }));
+    const paused = await rejection(client.request({ method: 'GET', path: '/v2/x' }, { maxRetryAfter: 5 }));
+    expect(paused).toMatchObject({ code: 'paused', retryAfter: 10 });
+    clock.advance(10_000);
+    for (let i = 0; i < 4; i++) await client.request({ method: 'GET', path: '/v2/x' });
+    const spent = await rejection(client.request({ method: 'GET', path: '/v2/x' }));
+    expect(spent).toMatchObject({ code: 'rate_budget_exhausted', retryAfter: 51 });
+    expect(spent.message).toContain('rateLimit');
+    expect(sent).toHaveLength(5);
+  });
+});

@@ -1,11 +1,51 @@
 import { HttpResponse, http } from 'msw';
-import type { SharedState } from 'telephony-sdk';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { fingerprint } from '../../../src/core/auth/fingerprint.js';
+import { systemClock } from '../../../src/core/clock.js';
 import { MemoryState } from '../../../src/core/pacing/shared-state.js';
 import { BASE, CANARY, testClient } from '../../helpers/client.js';
 import { fakeClock } from '../../helpers/clock.js';
+import { recordingKeys } from '../../helpers/recording-state.js';
 import { server } from '../../helpers/server.js';
+
+/** The key of the canary client's token (token URL, client id, no scope). */
+const TOKEN_KEY = `${CANARY.clientId}:token:${fingerprint(`${BASE} ${CANARY.clientId} `)}`;
+
+/**
+ * A token endpoint whose first answer (tok_1) waits for `release()`; later ones (tok_2 …) answer at
+ * once. GET /v2/x records the tokens it is sent.
+ */
+function heldTokenEndpoint() {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const arrivals: Array<() => void> = [];
+  const gate = {
+    requests: 0,
+    seen: [] as string[],
+    release: () => release(),
+    /** Resolves once `n` token requests have arrived. */
+    requested: (n: number) =>
+      new Promise<void>((resolve) => {
+        if (gate.requests >= n) resolve();
+        else arrivals.push(() => gate.requests >= n && resolve());
+      }),
+  };
+  server.use(
+    http.post(`${BASE}/v2/oauth/token`, async () => {
+      const n = ++gate.requests;
+      for (const arrived of arrivals) arrived();
+      if (n === 1) await released;
+      return HttpResponse.json({ access_token: `tok_${n}`, expires_in: 3600 });
+    }),
+    http.get(`${BASE}/v2/x`, ({ request }) => {
+      gate.seen.push(request.headers.get('authorization')?.replace('Bearer ', '') ?? '');
+      return HttpResponse.json({});
+    }),
+  );
+  return gate;
+}
 
 /** A token endpoint issuing tok_1, tok_2 … and a data endpoint that accepts `valid` tokens only. */
 function service(valid: (token: string) => boolean = () => true) {
@@ -89,33 +129,98 @@ describe('one token for every client sharing a state', () => {
     expect(await state.readToken(key, Date.now())).toBeUndefined();
   });
 
-  it('a waiting client polls on the clock until the holder stores its token', async () => {
+  it('a waiting client polls every 100 ms; a holder still holding after 10 s: it requests a token itself and stores it', async () => {
     const { counts } = service();
     const state = new MemoryState();
     const clock = fakeClock();
-    // Another process holds the lock: this client waits, then takes over when the lease ends.
-    const key = `${CANARY.clientId}:token:${fingerprint(`${BASE} `)}`;
-    expect(await state.lockToken(key, 'someone', 30_000, clock.now())).toBe(true);
+    // Another holder has the lock and keeps it (its lease renewed, its request hung): this client
+    // does not wait on it for ever.
+    expect(await state.lockToken(TOKEN_KEY, 'someone', 60_000, clock.now())).toBe(true);
     await testClient({ sharedState: state, clock }).request({ method: 'GET', path: '/v2/x' });
     expect(counts.tokens).toBe(1);
-    // Polled every 100 ms of the client's clock until the 30 s lease ran out.
-    expect(clock.waits.length).toBe(300);
-    expect(clock.waits.every((ms) => ms === 100)).toBe(true);
+    expect(clock.waits).toEqual(Array.from({ length: 100 }, () => 100));
+    // The token it got is shared: a client joining later uses it.
+    await testClient({ sharedState: state, clock }).request({ method: 'GET', path: '/v2/x' });
+    expect(counts.tokens).toBe(1);
+  });
+
+  it('a holder that stops renewing (it died) blocks the others for its 5 s lease, not 30 s', async () => {
+    const gate = heldTokenEndpoint();
+    const state = new MemoryState();
+    const clock = fakeClock();
+    // The first client takes the lock and its token request hangs; its lease is renewed on timers,
+    // faked here and never advanced: to the others it is a holder that died.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const holder = testClient({ sharedState: state, clock }).request({ method: 'GET', path: '/v2/x' });
+    await gate.requested(1);
+    const waiter = testClient({ sharedState: state, clock });
+    await waiter.request({ method: 'GET', path: '/v2/x' });
+    expect(gate.requests).toBe(2);
+    expect(clock.waits).toEqual(Array.from({ length: 50 }, () => 100));
+    gate.release();
+    await holder;
+  });
+
+  describe('on timers (a renewal runs every 2 s of real time)', () => {
+    beforeEach(() => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('a live holder renews its lease while its token request runs (8 s): the others wait and use its token', async () => {
+      const gate = heldTokenEndpoint();
+      const state = new MemoryState();
+      const holder = testClient({ sharedState: state, clock: systemClock });
+      const first = holder.request({ method: 'GET', path: '/v2/x' });
+      await gate.requested(1);
+      const second = testClient({ sharedState: state, clock: systemClock }).request({
+        method: 'GET',
+        path: '/v2/x',
+      });
+      await vi.advanceTimersByTimeAsync(8_000);
+      expect(gate.requests).toBe(1);
+      gate.release();
+      await vi.advanceTimersByTimeAsync(200);
+      await Promise.all([first, second]);
+      expect(gate.requests).toBe(1);
+      expect(gate.seen).toEqual(['tok_1', 'tok_1']);
+    });
+
+    it('a live holder whose request hangs: after 10 s the others request a token themselves', async () => {
+      const gate = heldTokenEndpoint();
+      const state = new MemoryState();
+      const first = testClient({ sharedState: state, clock: systemClock }).request({
+        method: 'GET',
+        path: '/v2/x',
+      });
+      await gate.requested(1);
+      let done = false;
+      const second = testClient({ sharedState: state, clock: systemClock })
+        .request({ method: 'GET', path: '/v2/x' })
+        .then(() => {
+          done = true;
+        });
+      await vi.advanceTimersByTimeAsync(9_900);
+      expect([gate.requests, done]).toEqual([1, false]);
+      await vi.advanceTimersByTimeAsync(200);
+      expect([gate.requests, done]).toEqual([2, true]);
+      await second;
+      gate.release();
+      await vi.advanceTimersByTimeAsync(0);
+      await first;
+      expect(gate.seen).toEqual(['tok_2', 'tok_1']);
+    });
   });
 
   it('keys name the account and carry no secret or token', async () => {
     service();
     const keys: string[] = [];
-    const state = new MemoryState();
-    const recording = new Proxy(state, {
-      get(target, name) {
-        const method = Reflect.get(target, name) as (...args: unknown[]) => unknown;
-        return (key: string, ...rest: unknown[]) => {
-          keys.push(key);
-          return method.call(target, key, ...rest);
-        };
-      },
-    }) as SharedState;
+    const recording = recordingKeys(new MemoryState(), keys);
     const client = testClient({ sharedState: recording, rateLimit: 'pro' });
     await client.request({ method: 'GET', path: '/v2/x' });
     expect(keys.length).toBeGreaterThan(0);

@@ -1,12 +1,8 @@
 import { TelephonyError } from 'telephony-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CallbackCredential } from '../../../src/core/auth/credentials.js';
-import {
-  type IssuedToken,
-  issuedToken,
-  refreshBackoffMs,
-  TokenCache,
-} from '../../../src/core/auth/token-cache.js';
+import { type IssuedToken, issuedToken } from '../../../src/core/auth/issued-token.js';
+import { refreshBackoffMs, TokenCache } from '../../../src/core/auth/token-cache.js';
 import { ResponseValidationError } from '../../../src/core/errors.js';
 import { type FakeClock, fakeClock } from '../../helpers/clock.js';
 
@@ -94,7 +90,7 @@ describe('TokenCache: cold cache', () => {
     expect(endpoint.requests).toBe(1);
   });
 
-  it('a failed request rejects every waiter with its error; the next call tries again at once', async () => {
+  it('a failed request rejects every waiter with its error, and every call within the backoff; then one request', async () => {
     const clock = fakeClock();
     const endpoint = fakeEndpoint();
     const cache = new TokenCache(endpoint.request, clock);
@@ -104,7 +100,12 @@ describe('TokenCache: cold cache', () => {
     for (const w of waiting) await expect(w).rejects.toBe(error);
     expect(endpoint.requests).toBe(1);
 
-    // No backoff at a cold start: a user retrying gets a token request right away, still shared.
+    // Within the backoff (1 s after the first failure) a call fails at once with that error: an
+    // endpoint that is down is not asked again for every call.
+    clock.advance(1 * S - 1);
+    await expect(cache.bearer()).rejects.toBe(error);
+    expect(endpoint.requests).toBe(1);
+    clock.advance(1);
     const again = [cache.bearer(), cache.bearer()];
     expect(endpoint.requests).toBe(2);
     endpoint.last().resolve('at_1');
@@ -120,6 +121,7 @@ describe('TokenCache: cold cache', () => {
       return Promise.resolve({ access_token: 'at_1', expires_in: 3600, scope: undefined });
     }, clock);
     await expect(cache.bearer()).rejects.toBe(error);
+    clock.advance(1 * S);
     expect(await cache.bearer()).toBe('at_1');
     expect(requests).toBe(2);
   });
@@ -296,7 +298,7 @@ describe('TokenCache: mandatory window (10 s before expiry)', () => {
 });
 
 describe('TokenCache: expired token', () => {
-  it('blocks; a failure rejects; a new call tries again at once, concurrent callers sharing one request', async () => {
+  it('blocks; a failure rejects, and so does a call within the backoff; then concurrent callers share one request', async () => {
     const clock = fakeClock();
     const { cache, endpoint } = await warmCache(clock);
     clock.advance(EXPIRY);
@@ -305,7 +307,10 @@ describe('TokenCache: expired token', () => {
     expect(endpoint.requests).toBe(2);
     endpoint.last().reject(error);
     for (const w of waiting) await expect(w).rejects.toBe(error);
+    await expect(cache.bearer()).rejects.toBe(error);
+    expect(endpoint.requests).toBe(2);
 
+    clock.advance(1 * S);
     const again = [cache.bearer(), cache.bearer(), cache.bearer()];
     expect(endpoint.requests).toBe(3);
     endpoint.last().resolve('at_2');
@@ -425,7 +430,7 @@ describe('token values that cannot go in a header', () => {
     },
   );
 
-  it('a token refused by issuedToken fails a cold call with that error, and the next call asks again', async () => {
+  it('a token refused by issuedToken fails a cold call with that error, and the next call after the backoff asks again', async () => {
     const clock = fakeClock();
     let requests = 0;
     const cache = new TokenCache(async () => {
@@ -433,6 +438,7 @@ describe('token values that cannot go in a header', () => {
       return issuedToken({ access_token: requests === 1 ? 'a\nb' : 'at_ok', expires_in: 3600 }, 'op');
     }, clock);
     await expect(cache.bearer()).rejects.toBeInstanceOf(ResponseValidationError);
+    clock.advance(1 * S);
     expect(await cache.bearer()).toBe('at_ok');
     expect(requests).toBe(2);
   });

@@ -32,16 +32,29 @@ describe('v1 users', () => {
     });
   });
 
-  it('carries last_login_at: null in every form (list form included): no one logs in to the sandbox', async () => {
-    const { as, create } = v1();
+  it('carries last_login_at as a string in every form (list form included): its creation time, never null', async () => {
+    const { sandbox, as, create } = v1();
     const created = await create('Ada', 'ada@example.test');
+    await sandbox.advance(60_000);
     const read = (await as('GET', `/v1/users/${created.id}`)).body.data.user;
     const updated = (await as('PATCH', `/v1/users/${created.id}`, { status: 'active' })).body.data.user;
     const [listed] = (await as('GET', '/v1/users')).body.data.users;
+    expect(updated.updated_at).toBe('2025-01-15T09:01:00.000Z');
     for (const user of [created, read, updated, listed]) {
-      expect(user).toMatchObject({ id: created.id });
-      expect(user).toHaveProperty('last_login_at', null);
+      expect(user).toMatchObject({ id: created.id, created_at: '2025-01-15T09:00:00.000Z' });
+      expect(user).toHaveProperty('last_login_at', '2025-01-15T09:00:00.000Z');
     }
+  });
+
+  it('a refused create stores nothing and takes no id', async () => {
+    const { as, create } = v1();
+    await create('Ada', 'ada@example.test');
+    expect((await as('POST', '/v1/users', { name: 'Bob', email: 'ADA@example.test' })).status).toBe(400);
+    expect((await as('POST', '/v1/users', { name: 'Bob', email: 'bob@example.test', phone: 7 })).status).toBe(
+      400,
+    );
+    expect((await create('Bob', 'bob@example.test')).id).toBe('usr_000002');
+    expect((await as('GET', '/v1/users')).body.pagination.total).toBe(2);
   });
 
   it.each<[Record<string, unknown>]>([

@@ -29,3 +29,9 @@ export const hmac = (payload: string | Uint8Array, secret = SECRET): string =>
 
 export const header = (payload: string | Uint8Array, secret = SECRET, t = NOW): string =>
   `t=${t},v1=${hmac(payload, secret)}`;
+
+/** A signed delivery of a minimal `call.incoming` event `id`, created at NOW. */
+export const delivery = (id = 'evt_1') => {
+  const raw = body({ id, type: 'call.incoming', created_at: '2025-11-13T02:13:20Z', data: {} });
+  return { body: raw, headers: { 'service-signature': header(raw) } };
+};

@@ -35,3 +35,8 @@ it('no static node: import in the webhooks entry', () => {
   const { files } = importGraph(resolve(root, 'src/webhooks/index.ts'));
   for (const file of files) expect(readFileSync(file, 'utf8')).not.toMatch(/from\s*['"]node:/);
 });
+
+it('reads eventemitter3 through its public API only: no private `_events`, no `prefixed` (issue 18)', () => {
+  const { files } = importGraph(resolve(root, 'src/webhooks/index.ts'));
+  for (const file of files) expect(readFileSync(file, 'utf8')).not.toMatch(/_events|\.prefixed/);
+});

@@ -127,6 +127,17 @@ describe('issue 12: maxEventAge', () => {
       expect((await deliver({}, createdAt)).result).toEqual({ status: 400, reason: 'event_too_old' });
   });
 
+  it('issue 18: refuses a maxEventAge longer than dedupTtl at construction, naming both', () => {
+    const attempt = (options: object) => () => new WebhookReceiver({ secret: SECRET, ...options });
+    expect(attempt({ maxEventAge: 86_401 })).toThrow(TelephonyError);
+    expect(attempt({ maxEventAge: 86_401 })).toThrow(/maxEventAge.*dedupTtl/);
+    expect(attempt({ dedupTtl: 60, maxEventAge: 61 })).toThrow(/maxEventAge.*dedupTtl/);
+    expect(attempt({ dedupTtl: 60, maxEventAge: Number.POSITIVE_INFINITY })).toThrow(/maxEventAge.*dedupTtl/);
+    expect(attempt({ dedupTtl: 60, maxEventAge: 60 })).not.toThrow();
+    expect(attempt({ dedupTtl: 60 })).not.toThrow();
+    expect(attempt({ maxEventAge: 86_400 })).not.toThrow();
+  });
+
   it('refuses a maxEventAge that is not a positive number', () => {
     for (const maxEventAge of [0, -1, Number.NaN])
       expect(() => new WebhookReceiver({ secret: SECRET, maxEventAge })).toThrow(

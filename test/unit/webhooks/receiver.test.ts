@@ -197,7 +197,7 @@ describe('WebhookReceiver.handle', () => {
     expect([r.listenerCount('call.incoming'), r.listenerCount('*')]).toEqual([1, 0]);
   });
 
-  it('a handler that never settles answers 500 after handlerTimeout and frees the id for the re-delivery', async () => {
+  it('a handler that never settles answers 500 after handlerTimeout; while it runs, a re-delivery answers 409 and runs nothing', async () => {
     vi.useFakeTimers();
     try {
       const { r, seen } = receiver({ handlerTimeout: 5 });
@@ -213,11 +213,9 @@ describe('WebhookReceiver.handle', () => {
       expect(String((seen[0]?.info as { error?: unknown } | undefined)?.error)).toContain(
         'not processed within 5 s',
       );
-      expect(await r.handle(delivery())).toEqual({
-        status: 200,
-        event: expect.objectContaining({ id: 'evt_1' }),
-      });
-      expect(runs).toBe(2);
+      // Issue 18: the hung handler still runs, so its claim holds (before, this ran the handler again).
+      expect(await r.handle(delivery())).toMatchObject({ status: 409, reason: 'in_progress' });
+      expect(runs).toBe(1);
     } finally {
       vi.useRealTimers();
     }
@@ -292,7 +290,7 @@ describe('WebhookReceiver.handle', () => {
         );
   });
 
-  it('with a claiming store shared by two instances, a re-delivery to the second while the first runs answers 500 in_progress, then 200 duplicate', async () => {
+  it('with a claiming store shared by two instances, a re-delivery to the second while the first runs answers 409 in_progress, then 200 duplicate', async () => {
     const keys = new Map<string, string>();
     const leases: number[] = [];
     const shared = {
@@ -319,7 +317,7 @@ describe('WebhookReceiver.handle', () => {
       });
     const first = a.handle(delivery());
     await vi.waitFor(() => expect(runs).toBe(1));
-    expect(await b.handle(delivery())).toMatchObject({ status: 500, reason: 'in_progress' });
+    expect(await b.handle(delivery())).toMatchObject({ status: 409, reason: 'in_progress' });
     finish();
     expect((await first).status).toBe(200);
     expect(await b.handle(delivery())).toMatchObject({ status: 200, reason: 'duplicate' });
@@ -399,15 +397,15 @@ describe('WebhookReceiver.handle', () => {
     await new Promise((resolve) => setImmediate(resolve));
   });
 
-  it('after handlerTimeout answered, a late failure neither reports again nor releases the claim', async () => {
+  it('after handlerTimeout answered, a late failure does not report again, and releases its own claim', async () => {
     vi.useFakeTimers();
     try {
-      const released: string[] = [];
+      const released: unknown[] = [];
       const store = {
         has: () => false,
         add: () => {},
         claim: () => true,
-        release: (id: string) => void released.push(id),
+        release: (id: string, token?: string) => void released.push([id, token]),
       };
       const { r, seen } = receiver({ store, handlerTimeout: 1 });
       let fail: (error: Error) => void = () => {};
@@ -424,7 +422,8 @@ describe('WebhookReceiver.handle', () => {
       fail(new Error('late'));
       await vi.advanceTimersByTimeAsync(1);
       expect(seen.map(({ name }) => name)).toEqual(['handler_error']);
-      expect(released).toEqual([]);
+      // Issue 18: the release is owner-checked (its token), so it no longer waits for the lease to lapse.
+      expect(released).toEqual([['evt_1', expect.stringMatching(/^[\w-]{16,}$/)]]);
     } finally {
       vi.useRealTimers();
     }
