@@ -2,7 +2,7 @@
  * `npm run bench` (builds first): every row of issue 5's table, contenders side by side in one
  * process, rounds with rotated order, medians and ratios. `npm run bench -- <row> …` runs some
  * rows only (throughput, cpu, validation, webhooks, heap, token, signal,
- * fleet, pacing-cost, coldstart). Results are also saved as
+ * fleet, pacing-cost, coldstart, hostile). Results are also saved as
  * JSON under bench/results/ (gitignored).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { coldStartRows } from './rows/coldstart.js';
 import { cpuRow } from './rows/cpu.js';
 import { fleetRows } from './rows/fleet.js';
 import { heapRow } from './rows/heap.js';
+import { hostileRow } from './rows/hostile.js';
 import { pacingCostRow } from './rows/pacing-cost.js';
 import { signalHeapRow } from './rows/signal-heap.js';
 import { throughputRows } from './rows/throughput.js';
@@ -32,6 +33,7 @@ const rows: Record<string, () => Promise<RowResult[]>> = {
   fleet: async () => fleetRows(await loadSdkTesting()),
   'pacing-cost': async () => [await pacingCostRow(await loadSdk(), await loadSdkRedis())],
   coldstart: coldStartRows,
+  hostile: async () => [await hostileRow()],
 };
 
 const wanted = process.argv.slice(2).filter((arg) => arg in rows);

@@ -2,9 +2,10 @@ import { resolve } from 'node:path';
 import type { Plugin } from 'esbuild';
 
 /**
- * esbuild plugin for tsup's browser-facing builds: src/core/load.ts (pacing and the client-credentials
- * flow in the module graph) becomes src/core/load.browser.ts (each loaded on first use, a chunk of its
- * own), so a browser client with a static token and no pacing does not download them up front.
+ * esbuild plugin for tsup's browser-facing builds: src/core/load.ts (pacing, the client-credentials
+ * flow and the mapping of error answers in the module graph) becomes src/core/load.browser.ts (each
+ * loaded on first use, a chunk of its own), so a browser client with a static token and no pacing does
+ * not download them up front.
  */
 export const browserLoaders: Plugin = {
   name: 'browser-loaders',

@@ -147,14 +147,25 @@ export class ValidationError extends TelephonyError {
   }
 }
 
-/** A 2xx answer whose body is not JSON or lacks a documented field: the SDK cannot hand it over as typed. */
+/**
+ * A 2xx answer the SDK cannot hand over as typed: its body is not JSON or lacks a documented field
+ * (`code` `'invalid_response'`), or it is longer than `maxResponseBytes` (`'response_too_large'`: the
+ * rest of the body was not read).
+ */
 export class ResponseValidationError extends TelephonyError {
   override readonly name: string = 'ResponseValidationError';
+  /** `'invalid_response'`, or `'response_too_large'` for a body longer than `maxResponseBytes`. */
+  readonly code: 'invalid_response' | 'response_too_large';
   /** Where the answer departs from SPEC.md: `path` is the field in the response body (`data.calls.0.id`). */
   readonly issues: ValidationIssue[];
 
-  constructor(message: string, issues: ValidationIssue[], options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    issues: ValidationIssue[],
+    options?: { cause?: unknown; code?: 'response_too_large' | undefined },
+  ) {
     super(message, options);
+    this.code = options?.code ?? 'invalid_response';
     this.issues = issues;
   }
 }

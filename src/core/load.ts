@@ -1,10 +1,12 @@
 /**
- * Where the transport gets the code that only some clients need (shared.ts): pacing and shared
- * state, and the client-credentials flow. On Node (and under test) it is part of the module graph,
- * so a call never waits for code to load; the browser build replaces this file by load.browser.ts,
- * which loads it on first use, so a browser client with a static token and no pacing does not
- * download it up front.
+ * Where the transport gets the code that only some clients or calls need: pacing and shared state,
+ * and the client-credentials flow (shared.ts); the mapping of an error answer (error-from-response.ts,
+ * with redaction). On Node (and under test) they are part of the module graph, so a call never waits
+ * for code to load; the browser build replaces this file by load.browser.ts, which loads each on first
+ * use, so a browser client with a static token and no pacing downloads neither up front.
  */
+import * as errorMapping from './response/error-from-response.js';
 import * as shared from './shared.js';
 
 export const loadShared = (): Promise<typeof shared> => Promise.resolve(shared);
+export const loadErrorMapping = (): Promise<typeof errorMapping> => Promise.resolve(errorMapping);

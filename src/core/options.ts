@@ -3,6 +3,7 @@ import { ValidationError } from './errors.js';
 import { PLANS, type RateLimit } from './pacing/plans.js';
 import type { SharedState } from './pacing/shared-state.js';
 import type { RequestOptions } from './types.js';
+import { clip } from './zod-issues.js';
 
 /**
  * Options of `new TelephonyClient(...)`. Credentials are kept in private fields, never logged.
@@ -41,6 +42,13 @@ export interface ClientOptions {
    * wait for rate budget or a pause a call accepts. Default 60. Per call: `RequestOptions.maxRetryAfter`.
    */
   maxRetryAfter?: number | undefined;
+  /**
+   * Longest answer read, in bytes (default 8 MiB). A longer 2xx body rejects with
+   * `ResponseValidationError` (code `response_too_large`) and the rest is not read; a longer error
+   * answer keeps its class and status, with a message from its first bytes. `downloadRecording` is not
+   * capped. Per call: `RequestOptions.maxResponseBytes`.
+   */
+  maxResponseBytes?: number | undefined;
   /** Custom fetch. Default: `globalThis.fetch`, read at each request. */
   fetch?: typeof fetch | undefined;
   /** Sent with every request; cannot replace `Authorization`. */
@@ -70,10 +78,17 @@ export interface ClientOptions {
   clock?: Clock | undefined;
 }
 
-export const DEFAULTS = { maxRetries: 2, timeout: 60_000, maxRetryAfter: 60 } as const;
+export const DEFAULTS = {
+  maxRetries: 2,
+  timeout: 60_000,
+  maxRetryAfter: 60,
+  maxResponseBytes: 8 * 1024 * 1024,
+} as const;
 
 function fail(option: string, message: string): never {
-  throw new ValidationError(`Invalid option ${option}: ${message}`, [{ path: option, message }]);
+  // The name may be the caller's (an unknown key, a header name): a 5 MB one is cut.
+  const name = clip(option, 100);
+  throw new ValidationError(`Invalid option ${name}: ${message}`, [{ path: name, message }]);
 }
 
 function checkUrl(option: string, value: unknown, version: string): void {
@@ -143,6 +158,7 @@ const CLIENT_OPTIONS: Record<keyof ClientOptions, true> = {
   maxRetries: true,
   timeout: true,
   maxRetryAfter: true,
+  maxResponseBytes: true,
   fetch: true,
   defaultHeaders: true,
   dangerouslyAllowBrowser: true,
@@ -156,6 +172,7 @@ const REQUEST_OPTIONS: Record<keyof RequestOptions, true> = {
   timeout: true,
   maxRetries: true,
   maxRetryAfter: true,
+  maxResponseBytes: true,
   headers: true,
 };
 
@@ -193,6 +210,7 @@ export function validateRequestOptions(options: RequestOptions | undefined): voi
   checkNumber('maxRetries', options.maxRetries, true);
   checkTimeout(options.timeout);
   checkNumber('maxRetryAfter', options.maxRetryAfter, false);
+  checkNumber('maxResponseBytes', options.maxResponseBytes, true);
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
     fail('signal', 'must be an AbortSignal');
   }
@@ -228,6 +246,7 @@ export function validateOptions(options: ClientOptions): void {
   checkNumber('maxRetries', options.maxRetries, true);
   checkTimeout(options.timeout);
   checkNumber('maxRetryAfter', options.maxRetryAfter, false);
+  checkNumber('maxResponseBytes', options.maxResponseBytes, true);
   if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch', 'must be a function');
   validateHeaders(options.defaultHeaders, 'defaultHeaders');
   checkRateLimit(options.rateLimit);

@@ -19,6 +19,11 @@ export interface RequestOptions {
    * Defaults to the client's `maxRetryAfter` (60).
    */
   maxRetryAfter?: number | undefined;
+  /**
+   * Longest answer read, in bytes; a longer 2xx body rejects with `ResponseValidationError` (code
+   * `response_too_large`). Defaults to the client's `maxResponseBytes` (8 MiB).
+   */
+  maxResponseBytes?: number | undefined;
   /** Extra request headers. They cannot replace `Authorization`. */
   headers?: Record<string, string> | undefined;
 }

@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors.js';
 import type { HttpMethod } from '../types.js';
+import { clip } from '../zod-issues.js';
 
 export const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -12,5 +13,6 @@ export function methodOf(method: string): HttpMethod {
   ]);
 }
 
-/** `"GET /v2/calls/recent"`: how messages, events and errors name an operation. */
-export const operationName = (spec: { method: string; path: string }) => `${spec.method} ${spec.path}`;
+/** `"GET /v2/calls/recent"`: how messages and errors name an operation (a path past 200 characters is cut). */
+export const operationName = (spec: { method: string; path: string }) =>
+  `${spec.method} ${clip(spec.path, 200)}`;

@@ -16,6 +16,6 @@ export function validateParams<Schema extends AnySchema>(
   if (result.success) return result.data;
   const issues = toIssues(result.error.issues, value);
   const summary = issues.map((issue) => `${issue.path || '(params)'} ${issue.message}`).join('; ');
-  // The operation carries the ids of the path: a long one is cut too.
-  throw new ValidationError(`${clip(operation, 100)}: invalid params: ${summary}`, issues);
+  // The operation carries the ids of the path: a long one is cut too, and so are 100 000 unknown keys.
+  throw new ValidationError(`${clip(operation, 100)}: invalid params: ${clip(summary, 1000)}`, issues);
 }

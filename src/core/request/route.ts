@@ -1,5 +1,6 @@
 import { type ApiVersion, ValidationError } from '../errors.js';
 import type { RawRequest } from '../types.js';
+import { clip } from '../zod-issues.js';
 import { operationName } from './method.js';
 import { apiVersionOf } from './request-path.js';
 import { joinUrl, withQuery } from './url.js';
@@ -8,6 +9,11 @@ import { joinUrl, withQuery } from './url.js';
 export interface Target {
   version: ApiVersion;
   url: string;
+  /**
+   * An absolute URL as messages and events show it: without its query string, which for a recording
+   * is a pre-signed URL's signature. `undefined` for a path, shown as is.
+   */
+  shown: string | undefined;
 }
 
 /**
@@ -24,7 +30,15 @@ export function resolveTarget(
   let path = request.path;
   let absolute: URL | undefined;
   if (allowAbsolute && /^https?:\/\//.test(path)) {
-    const url = new URL(path);
+    let url: URL;
+    try {
+      url = new URL(path);
+    } catch {
+      // Not echoed: a pre-signed URL carries its signature.
+      throw new ValidationError('Invalid request path: not a URL', [
+        { path: 'path', message: 'must be a URL' },
+      ]);
+    }
     absolute = url;
     // The host is checked before the path, so a foreign URL is refused for what it is.
     const bases = [baseUrl, baseUrlV1]
@@ -52,11 +66,15 @@ export function resolveTarget(
       throw refuse(absolute.origin + absolute.pathname, option);
   }
   const url = absolute !== undefined ? absolute.href : joinUrl(base, path);
-  return { version, url: withQuery(url, request.query) };
+  return {
+    version,
+    url: withQuery(url, request.query),
+    shown: absolute && absolute.origin + absolute.pathname,
+  };
 }
 
 function refuse(target: string, option: string): ValidationError {
-  return new ValidationError(`Refusing to send credentials to ${target}: not under ${option}`, [
+  return new ValidationError(`Refusing to send credentials to ${clip(target, 200)}: not under ${option}`, [
     { path: 'path', message: `must be under ${option}` },
   ]);
 }

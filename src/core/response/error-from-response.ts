@@ -8,6 +8,9 @@ import {
   PermissionDeniedError,
   RateLimitError,
 } from '../errors.js';
+import { clip } from '../zod-issues.js';
+import { parseErrorBody } from './body.js';
+import { redactor } from './redact.js';
 
 const CLASS_BY_STATUS: Record<number, typeof APIError> = {
   400: BadRequestError,
@@ -15,6 +18,25 @@ const CLASS_BY_STATUS: Record<number, typeof APIError> = {
   403: PermissionDeniedError,
   404: NotFoundError,
 };
+
+/** A non-2xx answer as the transport read it, and what the error says of the call it answers. */
+export interface ErrorAnswer {
+  response: Response;
+  /** The body as read: all of it, or its first `cutAt` bytes. */
+  text: string;
+  /** Set when the body was longer than `maxResponseBytes` (this many bytes) and was read that far only. */
+  cutAt: number | undefined;
+  /** Every credential the client holds or held, the bearer the request carried, the request's own secrets. */
+  secrets: ReadonlyArray<string | undefined>;
+  /** The client's redaction expressions by secret (redact.ts), kept from one error to the next. */
+  patterns: Map<string, RegExp>;
+  operation: string;
+  apiVersion: ApiVersion;
+  /** The answer to the token request: always an `AuthenticationError`. */
+  tokenRequest: boolean;
+  /** Seconds from `Retry-After`, carried by `RateLimitError`. */
+  retryAfter: number | undefined;
+}
 
 function stringField(value: unknown, key: string): string | undefined {
   const field = (value as Record<string, unknown> | null | undefined)?.[key];
@@ -25,46 +47,63 @@ function stringField(value: unknown, key: string): string | undefined {
  * The one mapping from a non-2xx answer to an error. Reads v2 `{status, code, message}`, v1
  * `{status, error: {code, message, status_code}}` and, for the token request, RFC 6749
  * `{error, error_description}`; a non-JSON body (an HTML page from a proxy, nothing at all) keeps
- * the class of its status and a message naming the status.
+ * the class of its status and a message naming the status. A 3xx is `redirect_not_followed`.
  *
- * @param body parsed JSON, or the raw text when the body was not JSON
- * @param extra `retryAfter`: seconds from `Retry-After`, carried by `RateLimitError`;
- *   `tokenRequest`: the answer to the token request, always an `AuthenticationError`
+ * An answer may echo the request (a proxy's error page, a debug header): every secret is replaced in
+ * the error's message, `body` and `headers` (redact.ts). What the answer says is cut (with `…`) in the
+ * message: a code to 100 characters, a message to 1 000, a redirect's location to 200.
  */
-export function errorFromResponse(
-  status: number,
-  body: unknown,
-  headers: Record<string, string>,
-  apiVersion: ApiVersion,
-  operation: string,
-  extra: { retryAfter?: number | undefined; tokenRequest?: boolean } = {},
-): APIError {
+export function errorFromResponse(answer: ErrorAnswer): APIError {
+  const { response, text, cutAt, operation, apiVersion } = answer;
+  const hide = redactor(answer.secrets, answer.patterns);
+  // A cut may split an echoed credential, whose first part no redaction recognises: the last 4 KiB
+  // (at most half) of a cut body are left out.
+  const body = hide(
+    parseErrorBody(cutAt ? text.slice(0, text.length - Math.min(4096, text.length >> 1)) : text),
+  );
+  const headers = hide(Object.fromEntries(response.headers)) as Record<string, string>;
+  const { status } = response;
   const nested = (body as { error?: unknown } | null | undefined)?.error;
-  const code =
+  let code = clip(
     stringField(body, 'code') ??
-    stringField(nested, 'code') ??
-    (typeof nested === 'string' ? nested : undefined) ??
-    `http_${status}`;
-  const message =
+      stringField(nested, 'code') ??
+      (typeof nested === 'string' ? nested : undefined) ??
+      `http_${status}`,
+    100,
+  );
+  let message = clip(
     stringField(body, 'message') ??
-    stringField(nested, 'message') ??
-    stringField(body, 'error_description') ??
-    describeBody(status, body);
+      stringField(nested, 'message') ??
+      stringField(body, 'error_description') ??
+      describeBody(status, body, cutAt),
+    1000,
+  );
+  if ((status >= 300 && status < 400) || response.type === 'opaqueredirect') {
+    const location = response.headers.get('location');
+    code = 'redirect_not_followed';
+    message = `the answer redirects${location === null ? '' : ` to ${clip(hide(location) as string, 200)}`}; the SDK follows no redirect, so credentials go only to the configured base URL`;
+    if (!answer.tokenRequest)
+      return new APIError({ status, code, message, headers, body, apiVersion, operation });
+  }
   const init = { status, code, message, headers, body, apiVersion, operation };
-  if (extra.tokenRequest) return new AuthenticationError(init);
-  if (status === 429) return new RateLimitError({ ...init, retryAfter: extra.retryAfter });
+  if (answer.tokenRequest) return new AuthenticationError(init);
+  if (status === 429) return new RateLimitError({ ...init, retryAfter: answer.retryAfter });
   if (status >= 500) return new InternalServerError(init);
   const ErrorClass = CLASS_BY_STATUS[status] ?? APIError;
   return new ErrorClass(init);
 }
 
-function describeBody(status: number, body: unknown): string {
+function describeBody(status: number, body: unknown, cutAt: number | undefined): string {
+  const what = cutAt === undefined ? 'non-JSON body' : `body longer than ${cutAt} bytes, first bytes`;
   if (typeof body === 'string' && body.trim() !== '') {
+    // Only the start is read: the message keeps 200 characters of it. `[^<>]`, not `[^>]`: a run of
+    // `<` without `>` (a hostile body) would make the match quadratic.
     const text = body
-      .replace(/<[^>]*>/g, ' ')
+      .slice(0, 65536)
+      .replace(/<[^<>]*>/g, ' ')
       .replace(/\s+/g, ' ')
       .trim();
-    return `HTTP ${status}, non-JSON body: ${text.slice(0, 200)}`;
+    return `HTTP ${status}, ${what}: ${clip(text, 200)}`;
   }
   return body === undefined || body === '' ? `HTTP ${status} with an empty body` : `HTTP ${status}`;
 }

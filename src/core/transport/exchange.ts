@@ -7,6 +7,8 @@ import type { Link } from './signals.js';
 export interface ExchangeInit {
   method: HttpMethod;
   url: string;
+  /** The URL events show: `url`, but without the query string of an absolute (pre-signed) URL. */
+  shownUrl: string;
   operation: string;
   /** `undefined` for the token request, which carries its credential in the form. */
   credential: Credential | undefined;
@@ -19,6 +21,8 @@ export interface ExchangeInit {
   timeout: number;
   maxRetries: number;
   maxRetryAfterMs: number;
+  /** Longest body read (`maxResponseBytes`). */
+  maxResponseBytes: number;
 }
 
 /**
@@ -30,6 +34,7 @@ export interface ExchangeInit {
 export class Exchange implements ExchangeInit {
   declare readonly method: HttpMethod;
   declare readonly url: string;
+  declare readonly shownUrl: string;
   declare readonly operation: string;
   declare readonly credential: Credential | undefined;
   declare readonly secrets: ReadonlyArray<string | undefined>;
@@ -38,6 +43,7 @@ export class Exchange implements ExchangeInit {
   declare readonly timeout: number;
   declare readonly maxRetries: number;
   declare readonly maxRetryAfterMs: number;
+  declare readonly maxResponseBytes: number;
   /** POSTs are not, except the token request (see retry.ts). */
   readonly idempotent: boolean;
   /** The attempt under way, 0 for the first: every retry and the one repeat after a 401 add one. */

@@ -2,15 +2,12 @@ import { HTTPError, TimeoutError } from 'ky';
 import type { Clock } from '../clock.js';
 import {
   APIConnectionError,
-  APIError,
+  type APIError,
   APIUserAbortError,
   type ApiVersion,
-  AuthenticationError,
   TelephonyError,
 } from '../errors.js';
-import { parseErrorBody } from '../response/body.js';
-import { errorFromResponse } from '../response/error-from-response.js';
-import { redact } from '../response/redact.js';
+import { loadErrorMapping } from '../load.js';
 import type { Exchange } from './exchange.js';
 import { readText, timedOut } from './read-body.js';
 import { failureCodes, parseRetryAfter } from './retry.js';
@@ -18,20 +15,23 @@ import { userAbort } from './signals.js';
 
 /**
  * What ky threw, as the SDK's error.
- * @param secrets every credential the client holds, replaced wherever an error would show it
+ * @param secrets every credential the client holds and the tokens it held, replaced wherever an error
+ *   would show them
+ * @param patterns the client's redaction expressions, by secret
  */
 export async function failure(
   exchange: Exchange,
   error: unknown,
   clock: Clock,
   secrets: ReadonlyArray<string | undefined>,
+  patterns: Map<string, RegExp>,
   version: ApiVersion,
 ): Promise<TelephonyError> {
   const signal = exchange.signal;
   if (error instanceof TelephonyError) return error;
   if (signal?.aborted) return userAbort(signal);
   if (error instanceof HTTPError) {
-    return errorFrom(exchange, error.response, clock, secrets, version);
+    return errorFrom(exchange, error.response, clock, secrets, patterns, version);
   }
   if (error instanceof TimeoutError) {
     return timedOut(exchange);
@@ -44,44 +44,41 @@ export async function failure(
 }
 
 /**
- * The error for a non-2xx answer. An answer may echo the request (a proxy's error page, a debug
- * header): every credential of the client, the bearer the request carried and the request's own
- * `secrets` are replaced in the error's message, `body` and `headers`.
+ * The error for a non-2xx answer (error-from-response.ts, loaded on first use by a browser). Its body is
+ * read up to `maxResponseBytes`; past that, the error is made from its first bytes.
  */
 async function errorFrom(
   exchange: Exchange,
   response: Response,
   clock: Clock,
-  clientSecrets: ReadonlyArray<string | undefined>,
-  version: ApiVersion,
+  secrets: ReadonlyArray<string | undefined>,
+  patterns: Map<string, RegExp>,
+  apiVersion: ApiVersion,
 ): Promise<APIError> {
-  const secrets = [...clientSecrets, exchange.bearer, ...exchange.secrets].filter(
-    (s): s is string => typeof s === 'string',
-  );
+  let cutAt: number | undefined;
   // An error body that cannot be read leaves the error its status; only the caller's abort wins.
-  const text = await readText(exchange, response).catch((error: unknown) => {
+  const text = await readText(exchange, response, () => {
+    cutAt = exchange.maxResponseBytes;
+  }).catch((error: unknown) => {
     if (error instanceof APIUserAbortError) throw error;
     return '';
   });
-  const body = redact(parseErrorBody(text), secrets);
-  const headers = redact(Object.fromEntries(response.headers), secrets);
-  const { status } = response;
-  const tokenRequest = exchange.credential === undefined;
-  if ((status >= 300 && status < 400) || response.type === 'opaqueredirect') {
-    const location = response.headers.get('location');
-    return new (tokenRequest ? AuthenticationError : APIError)({
-      status,
-      code: 'redirect_not_followed',
-      message: `the answer redirects${location === null ? '' : ` to ${redact(location, secrets)}`}; the SDK follows no redirect, so credentials go only to the configured base URL`,
-      headers,
-      body,
-      apiVersion: version,
-      operation: exchange.operation,
-    });
-  }
   const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), clock.now());
-  return errorFromResponse(status, body, headers, version, exchange.operation, {
+  // A browser that cannot load the mapping (offline) still rejects with an SDK error.
+  const mapping = await loadErrorMapping().catch((cause: unknown) => {
+    throw new TelephonyError(`${exchange.operation} → ${response.status}: the error could not be read`, {
+      cause,
+    });
+  });
+  return mapping.errorFromResponse({
+    response,
+    text,
+    cutAt,
+    secrets: [...secrets, exchange.bearer, ...exchange.secrets],
+    patterns,
+    operation: exchange.operation,
+    apiVersion,
+    tokenRequest: exchange.credential === undefined,
     retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
-    tokenRequest,
   });
 }

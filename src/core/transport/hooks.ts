@@ -10,6 +10,8 @@ import { parseRetryAfter, waitBeforeRetry } from './retry.js';
 import { abortable, userAbort } from './signals.js';
 
 const exchangeOf = (options: { context: Record<string, unknown> }) => options.context.exchange as Exchange;
+/** How many of the last tokens sent are kept, so that an answer echoing one held earlier can be redacted. */
+const HELD = 4;
 
 /**
  * ky's hooks, asked around every attempt of every call (the call is ky's `context.exchange`): the
@@ -21,6 +23,8 @@ export class AttemptHooks {
   readonly #clock: Clock;
   readonly #events: ClientEmitter;
   readonly #pacing: Pacing;
+  /** The last bearer values sent, newest first: a token refreshed away stays a secret. */
+  readonly held: string[] = [];
 
   readonly hooks: Hooks = {
     beforeRequest: [(request, options) => this.#beforeAttempt(exchangeOf(options), request)],
@@ -79,9 +83,17 @@ export class AttemptHooks {
   }
 
   #start(exchange: Exchange, request: Request, bearer: string | undefined): undefined {
-    if (bearer !== undefined) request.headers.set('authorization', `Bearer ${bearer}`);
+    if (bearer !== undefined) {
+      request.headers.set('authorization', `Bearer ${bearer}`);
+      const held = this.held;
+      if (held[0] !== bearer && held.unshift(bearer) > HELD) held.pop();
+    }
     exchange.startAttempt(bearer);
-    this.#events.emit('request', { method: exchange.method, url: exchange.url, attempt: exchange.attempt });
+    this.#events.emit('request', {
+      method: exchange.method,
+      url: exchange.shownUrl,
+      attempt: exchange.attempt,
+    });
     return undefined;
   }
 
@@ -97,7 +109,7 @@ export class AttemptHooks {
     if (!exchange.answered()) return;
     this.#events.emit('response', {
       method: exchange.method,
-      url: exchange.url,
+      url: exchange.shownUrl,
       attempt: exchange.attempt,
       status: response.status,
       durationMs: Date.now() - exchange.startedAt,

@@ -25,7 +25,7 @@ import { failure } from './failure.js';
 import { AttemptHooks } from './hooks.js';
 import { readText } from './read-body.js';
 import { KY_RETRY, retryOptions } from './retry.js';
-import { follow } from './signals.js';
+import { follow, releasing } from './signals.js';
 
 const TOKEN_PATH = '/v2/oauth/token';
 
@@ -47,9 +47,12 @@ export class HttpTransport implements Transport {
   readonly #maxRetries: number;
   readonly #timeout: number;
   readonly #maxRetryAfterMs: number;
+  readonly #maxResponseBytes: number;
   readonly #defaultHeaders: Record<string, string>;
   /** Every credential the client holds, replaced wherever an error would show it. */
   readonly #secrets: ReadonlyArray<string | undefined>;
+  /** The expressions that find them in an answer, compiled once (response/redact.ts). */
+  readonly #patterns = new Map<string, RegExp>();
 
   constructor(options: ClientOptions, clock: Clock, events: ClientEmitter) {
     const { accessToken, apiKey, clientId, clientSecret } = options;
@@ -95,6 +98,7 @@ export class HttpTransport implements Transport {
     this.#maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
     this.#timeout = options.timeout ?? DEFAULTS.timeout;
     this.#maxRetryAfterMs = maxPauseMs;
+    this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULTS.maxResponseBytes;
     this.#defaultHeaders = mergeHeaders({}, options.defaultHeaders, undefined);
     this.#secrets = [clientSecret, apiKey, staticToken];
   }
@@ -112,9 +116,18 @@ export class HttpTransport implements Transport {
   }
 
   async download(request: RawRequest, options?: RequestOptions): Promise<Response> {
-    // The caller reads this body: the link to its signal stays, so aborting still stops the read.
     const performed = await this.#perform({ ...request, ifGone: undefined }, options, true);
-    return (performed as { response: Response }).response;
+    const { response, exchange } = performed as { response: Response; exchange: Exchange };
+    const { link } = exchange;
+    if (link === undefined || response.body === null) {
+      link?.release();
+      return response;
+    }
+    // The caller reads this body, so the link to its signal stays (aborting still stops the read)
+    // until the body ends, fails or is cancelled: a long-lived signal must not keep every download.
+    const wrapped = new Response(releasing(response.body, link), response);
+    Object.defineProperty(wrapped, 'url', { value: response.url });
+    return wrapped;
   }
 
   #credential(version: ApiVersion, request: RawRequest): Credential {
@@ -136,7 +149,7 @@ export class HttpTransport implements Transport {
     validateRequestOptions(options);
     validateHeaders(request.headers);
     const method = methodOf(request.method);
-    const { version, url } = resolveTarget(request, allowAbsolute, this.#baseUrl, this.#baseUrlV1);
+    const { version, url, shown } = resolveTarget(request, allowAbsolute, this.#baseUrl, this.#baseUrlV1);
     const credential = this.#credential(version, request);
     const headers = mergeHeaders(this.#defaultHeaders, request.headers, options?.headers);
     let body: string | undefined;
@@ -148,7 +161,8 @@ export class HttpTransport implements Transport {
       {
         method,
         url,
-        operation: operationName({ method, path: request.path }),
+        shownUrl: shown ?? url,
+        operation: operationName({ method, path: shown ?? request.path }),
         credential,
         secrets: request.secrets ?? [],
         version,
@@ -172,7 +186,7 @@ export class HttpTransport implements Transport {
 
   /** The call: what it is, and the client's settings under the call's own options. */
   #exchange(
-    call: Omit<ExchangeInit, 'link' | 'timeout' | 'maxRetries' | 'maxRetryAfterMs'>,
+    call: Omit<ExchangeInit, 'link' | 'timeout' | 'maxRetries' | 'maxRetryAfterMs' | 'maxResponseBytes'>,
     options: RequestOptions | undefined,
   ): Exchange {
     const caller = options?.signal;
@@ -183,6 +197,7 @@ export class HttpTransport implements Transport {
       maxRetries: options?.maxRetries ?? this.#maxRetries,
       maxRetryAfterMs:
         options?.maxRetryAfter === undefined ? this.#maxRetryAfterMs : options.maxRetryAfter * 1000,
+      maxResponseBytes: options?.maxResponseBytes ?? this.#maxResponseBytes,
     });
   }
 
@@ -207,7 +222,8 @@ export class HttpTransport implements Transport {
       if (exchange.signal !== undefined) options.signal = exchange.signal;
       response = await this.#ky(exchange.url, options);
     } catch (error) {
-      const thrown = await failure(exchange, error, this.#clock, this.#secrets, version);
+      const secrets = [...this.#secrets, ...this.#hooks.held];
+      const thrown = await failure(exchange, error, this.#clock, secrets, this.#patterns, version);
       exchange.link?.release();
       throw thrown;
     }
@@ -223,10 +239,12 @@ export class HttpTransport implements Transport {
         { path: 'baseUrl', message: 'set baseUrl' },
       ]);
     }
+    const url = joinUrl(this.#baseUrl, TOKEN_PATH);
     // Shared by every caller waiting for a token, so no caller's signal or per-call options apply.
     const call = {
       method: 'POST',
-      url: joinUrl(this.#baseUrl, TOKEN_PATH),
+      url,
+      shownUrl: url,
       operation,
       credential: undefined,
       secrets: [],

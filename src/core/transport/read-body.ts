@@ -1,4 +1,4 @@
-import { APIConnectionError, APITimeoutError, type TelephonyError } from '../errors.js';
+import { APIConnectionError, APITimeoutError, ResponseValidationError, TelephonyError } from '../errors.js';
 import type { Exchange } from './exchange.js';
 import { userAbort } from './signals.js';
 
@@ -13,8 +13,12 @@ export function timedOut(exchange: Exchange): APITimeoutError {
  * so it cancels the stream itself: that needs no signal on the request (a signal given to ky costs an
  * `AbortSignal.any` per call), and works with a fetch (a custom one, a mock) that ignores an abort
  * once it has handed the body over.
+ *
+ * No body is read past `maxResponseBytes`: a longer one is cancelled there and rejects with
+ * `ResponseValidationError` (`response_too_large`), or, when `cut` is given (an error answer), resolves
+ * to its first bytes after calling `cut`.
  */
-export function readText(exchange: Exchange, response: Response): Promise<string> {
+export function readText(exchange: Exchange, response: Response, cut?: () => void): Promise<string> {
   const { body } = response;
   if (body === null) return Promise.resolve('');
   const signal = exchange.signal;
@@ -31,12 +35,14 @@ export function readText(exchange: Exchange, response: Response): Promise<string
       Math.max(0, exchange.startedAt + exchange.timeout - Date.now()),
     );
     signal?.addEventListener('abort', onAbort, { once: true });
-    collectText(reader)
+    collectText(reader, exchange, response.status, cut)
       .then(resolve, (error: unknown) =>
         reject(
-          new APIConnectionError(`${exchange.operation}: the response body could not be read`, {
-            cause: error,
-          }),
+          error instanceof TelephonyError
+            ? error
+            : new APIConnectionError(`${exchange.operation}: the response body could not be read`, {
+                cause: error,
+              }),
         ),
       )
       .finally(() => {
@@ -46,13 +52,28 @@ export function readText(exchange: Exchange, response: Response): Promise<string
   });
 }
 
-/** The whole body of `reader` as UTF-8 text, decoded once at the end (a decoder per chunk costs more). */
-async function collectText(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
+/** The body of `reader` as UTF-8 text, decoded once at the end (a decoder per chunk costs more). */
+async function collectText(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  exchange: Exchange,
+  status: number,
+  cut: (() => void) | undefined,
+): Promise<string> {
   const chunks: Uint8Array[] = [];
+  const max = exchange.maxResponseBytes;
   let length = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    if (length + value.byteLength > max) {
+      // An endless or huge body stops here: memory stays within the cap and one chunk.
+      reader.cancel().catch(() => {});
+      if (cut === undefined) throw tooLarge(exchange, status);
+      cut();
+      chunks.push(value.subarray(0, max - length));
+      length = max;
+      break;
+    }
     chunks.push(value);
     length += value.byteLength;
   }
@@ -66,6 +87,15 @@ async function collectText(reader: ReadableStreamDefaultReader<Uint8Array>): Pro
     }
   }
   return new TextDecoder().decode(bytes);
+}
+
+function tooLarge(exchange: Exchange, status: number): ResponseValidationError {
+  const message = 'longer than maxResponseBytes';
+  return new ResponseValidationError(
+    `${exchange.operation} → ${status}: the body is ${message} (${exchange.maxResponseBytes})`,
+    [{ path: '', message }],
+    { code: 'response_too_large' },
+  );
 }
 
 /** Frees the connection of an answer we will not read. Not awaited: a cancel can stay pending. */

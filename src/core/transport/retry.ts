@@ -81,7 +81,7 @@ export async function waitBeforeRetry(
   clock: Clock,
   events: ClientEmitter,
 ): Promise<void> {
-  const { method, url, attempt } = exchange;
+  const { method, shownUrl: url, attempt } = exchange;
   const { delayMs, reason } = exchange.wait;
   events.emit('retry', { method, url, attempt, delayMs, reason });
   exchange.beginRetry();

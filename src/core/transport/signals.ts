@@ -49,6 +49,32 @@ export function follow(signal: AbortSignal | undefined): Link {
   };
 }
 
+/**
+ * `body` as read by the caller, releasing `link` once it ends, fails or is cancelled. Until then the
+ * caller's abort still reaches the fetch, which stops the body.
+ */
+export function releasing(body: ReadableStream<Uint8Array>, link: Link): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream({
+    pull: (controller) =>
+      reader.read().then(
+        ({ done, value }) => {
+          if (!done) return controller.enqueue(value);
+          link.release();
+          controller.close();
+        },
+        (error: unknown) => {
+          link.release();
+          controller.error(error);
+        },
+      ),
+    cancel(reason) {
+      link.release();
+      return reader.cancel(reason);
+    },
+  });
+}
+
 /** The error for a call the caller's signal aborted; `cause` is the signal's reason. */
 export function userAbort(signal: AbortSignal | undefined): APIUserAbortError {
   return new APIUserAbortError('Request aborted by the caller', { cause: signal?.reason });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { redact } from '../../../src/core/response/redact.js';
+import { redactor } from '../../../src/core/response/redact.js';
 import { CANARY, SECRETS } from '../../helpers/client.js';
+
+/** `value` as an error would keep it, with `secrets` replaced. */
+const redact = <T>(value: T, secrets: readonly string[]) => redactor(secrets)(value) as T;
 
 describe('redact', () => {
   it('replaces a credential wherever it stands as a whole: after a scheme, in a form, in JSON, in keys', () => {
@@ -108,6 +111,53 @@ describe('redact: encodings of a credential that an answer may echo', () => {
     const started = performance.now();
     const out = redact({ body, headers: { a: body } }, [...SECRETS, token]);
     expect(out.body.endsWith('[redacted]')).toBe(true);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('redact: escaped echoes, each character in its own form', () => {
+  const token = 'tok/ab+cd=ef_gh.1234567890';
+  const unicode = (text: string, all = false) =>
+    [...text]
+      .map((c) => (all || !/[\w]/.test(c) ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c))
+      .join('');
+
+  it('JSON \\uXXXX escapes, of some characters or all, in either case', () => {
+    expect(redact(`{"echo":"${unicode(token)}"}`, [token])).toBe('{"echo":"[redacted]"}');
+    expect(redact(`x ${unicode(token, true)} y`, [token])).toBe('x [redacted] y');
+    const upper = unicode(token).replace(/\\u(\w{4})/g, (_, hex: string) => `\\u${hex.toUpperCase()}`);
+    expect(upper).toContain('\\u002F');
+    expect(redact(`x ${upper} y`, [token])).toBe('x [redacted] y');
+  });
+
+  it('HTML references: hexadecimal, decimal, named, with or without leading zeros', () => {
+    const hex = token.replace(/[^\w]/g, (c) => `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`);
+    const dec = token.replace(/[^\w]/g, (c) => `&#${c.charCodeAt(0)};`);
+    const named = token
+      .replaceAll('/', '&sol;')
+      .replaceAll('+', '&plus;')
+      .replaceAll('=', '&equals;')
+      .replaceAll('_', '&lowbar;')
+      .replaceAll('.', '&period;');
+    for (const form of [hex, dec, named, hex.toLowerCase().replace('&#x', '&#X00')])
+      expect(redact(`<p>${form}</p>`, [token])).toBe('<p>[redacted]</p>');
+    expect(redact('<i>&#97;&#x62;c_1</i>', ['abc_1'])).toBe('<i>[redacted]</i>');
+  });
+
+  it('forms mixed in one echo, and in the base64 of a credential', () => {
+    expect(redact(`tok%2Fab&#43;cd\\u003def_gh.1234567890`, [token])).toBe('[redacted]');
+    const basic = btoa(`id:${CANARY.clientSecret}>`);
+    expect(basic).toMatch(/[+/]/);
+    const escaped = basic.replaceAll('/', '&#x2F;').replaceAll('+', '%2b');
+    expect(redact(`Basic ${escaped}`, [CANARY.clientSecret])).toMatch(
+      /^Basic [\w]*\[redacted\][\w=&#;%]{0,12}$/,
+    );
+  });
+
+  it('stays linear on text made of the escapes’ first characters', () => {
+    const hostile = `${'&#x'.repeat(200_000)}${'%2'.repeat(200_000)}${'\\u00'.repeat(200_000)}`;
+    const started = performance.now();
+    expect(redact(hostile, [...SECRETS, token])).toBe(hostile);
     expect(performance.now() - started).toBeLessThan(2000);
   });
 });
