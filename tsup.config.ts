@@ -23,21 +23,27 @@ const entry = {
 };
 
 /**
- * tsup's CJS splitting pass (sucrase over esbuild's ESM) names each chunk by its absolute path in
- * the source map's `file` and `sources`: the build machine's directories would ship in the package. Rewritten
- * relative to the map, as esbuild writes every other source.
+ * The CJS build's maps. tsup's CJS splitting pass (sucrase over esbuild's ESM) names each chunk by
+ * its absolute path in the source map's `file` and `sources`: the build machine's directories would
+ * ship in the package. Rewritten relative to the map, as esbuild writes every other source. And
+ * without `sourcesContent`: the ESM maps beside them carry the same sources' text, which would
+ * otherwise ship twice (the tarball's size, test/package/tarball-contents.test.ts).
  */
-async function relativeSourceMaps(dir: string): Promise<void> {
+async function cjsSourceMaps(dir: string): Promise<void> {
   const entries = await readdir(dir, { recursive: true });
   // dist/node/ is the Node build's, rewritten by its own config (built at the same time).
-  const ours = entries.filter((name) => name.endsWith('.map') && !/^node[/\\]/.test(name));
+  const ours = entries.filter((name) => name.endsWith('.cjs.map') && !/^node[/\\]/.test(name));
   for (const entry of ours) {
     const file = join(dir, entry);
-    const map = JSON.parse(await readFile(file, 'utf8')) as { file?: string; sources: string[] };
+    const map = JSON.parse(await readFile(file, 'utf8')) as {
+      file?: string;
+      sources: string[];
+      sourcesContent?: unknown;
+    };
     const local = (path: string) => (isAbsolute(path) ? relative(dirname(file), path) : path);
-    if (!map.sources.some(isAbsolute) && !isAbsolute(map.file ?? '')) continue;
     map.sources = map.sources.map(local);
     if (map.file !== undefined) map.file = local(map.file);
+    delete map.sourcesContent;
     await writeFile(file, JSON.stringify(map));
   }
 }
@@ -75,7 +81,7 @@ export default defineConfig([
     // ky is ESM-only; bundling it keeps `require('telephony-sdk')` working on every Node 20 patch.
     noExternal: ['ky'],
     external: ['zod', 'eventemitter3', 'msw', 'redis', 'ioredis', /^node:/],
-    onSuccess: () => relativeSourceMaps('dist'),
+    onSuccess: () => cjsSourceMaps('dist'),
   },
   {
     // The Node build (package.json's `node` condition, dist/node/): ky, zod and eventemitter3

@@ -1,7 +1,8 @@
 /**
  * `npm run docs:screenshots`: the console images of docs/sandbox.md, taken from a real sandbox so
  * they stay true. Starts a sandbox with the console and a receiver on 127.0.0.1 that fails once,
- * makes some activity over two days, and saves PNGs into docs/images/ with Debian's chromium.
+ * makes some activity over two days, and saves PNGs into docs/images/ with Chromium (on PATH or
+ * CHROMIUM_PATH).
  */
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -10,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { TelephonyClient } from '../src/index.js';
 import { createSandbox } from '../src/testing/index.js';
-import { CHROMIUM } from './runtimes/browser.js';
+import { requireChromium } from './lib/chromium.js';
 
 const images = fileURLToPath(new URL('../docs/images/', import.meta.url));
 /** The receiver fails the first delivery about this caller, so a failed attempt waits at the top. */
@@ -63,7 +64,11 @@ await client.users.list();
 sandbox.simulateIncomingCall({ from: FAILING_CALLER });
 await sandbox.idle();
 
-const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+const browser = await chromium.launch({
+  executablePath: requireChromium(),
+  headless: true,
+  args: ['--no-sandbox'],
+});
 try {
   mkdirSync(images, { recursive: true });
   const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });

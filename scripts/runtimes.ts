@@ -1,17 +1,19 @@
 /**
  * Runtime matrix (`npm run test:runtimes`, builds first): the same smoke script — token, one call
  * of each resource, pagination, errors, webhook verification — run with the built package on
- * Node 20 (this machine), Node 22, Node 24, Bun, Deno, and headless Chromium. Runtimes come from
- * the npm registry through npx. `npm run test:runtimes -- node22 bun` runs some legs only.
- * Exits 1 if any check fails on any runtime.
+ * Node 20 (this machine), Node 22, Node 24, Bun, Deno, headless Chromium, Cloudflare's workerd and
+ * Vercel's Edge Runtime (the last two inside a Worker, and serving examples/worker.ts against the
+ * sandbox CLI: runtimes/worker-legs.ts). Node, Bun and Deno come from the npm registry through npx;
+ * workerd and edge-runtime are pinned devDependencies. `npm run test:runtimes -- workerd edge` runs
+ * some legs only; a name that is no leg is an error. Exits 1 if any check fails on any runtime.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { CHROMIUM, runInBrowser } from './runtimes/browser.js';
+import { runInBrowser } from './runtimes/browser.js';
 import { startService } from './runtimes/service.js';
 import type { SmokeConfig, SmokeResult } from './runtimes/types.js';
+import { edgeLeg, workerdLeg } from './runtimes/worker-legs.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -40,13 +42,17 @@ const legs: Record<string, Leg> = {
   node24: cliLeg('npx', ['-y', 'node@24']),
   bun: cliLeg('npx', ['-y', 'bun@1']),
   deno: cliLeg('npx', ['-y', 'deno@2', 'run', '-A']),
-  chromium: async (config) => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} missing: apt-get install -y chromium`);
-    return runInBrowser(config, smokeShared);
-  },
+  chromium: (config) => runInBrowser(config, smokeShared),
+  workerd: workerdLeg,
+  edge: edgeLeg,
 };
 
-const wanted = process.argv.slice(2).filter((name) => name in legs);
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !(name in legs));
+if (unknown.length > 0) {
+  console.error(`no such runtime: ${unknown.join(', ')} (legs: ${Object.keys(legs).join(', ')})`);
+  process.exit(2);
+}
 const selected = wanted.length > 0 ? wanted : Object.keys(legs);
 const dist = process.env.TELEPHONY_SDK_DIST ?? `${root}dist`;
 console.log(`smoke against a fresh sandbox (telephony-sdk/testing) per runtime, package from ${dist}\n`);

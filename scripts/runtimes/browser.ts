@@ -1,5 +1,6 @@
 /**
- * The browser leg of the runtime matrix: Debian's chromium (headless, via playwright-core) loads
+ * The browser leg of the runtime matrix: Chromium (headless, via playwright-core; found by
+ * scripts/lib/chromium.ts) loads
  * a page from 127.0.0.1 that imports an esbuild ESM bundle of the built package and runs the
  * smoke script against the service on another 127.0.0.1 origin (so CORS is exercised).
  */
@@ -10,9 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
+import { requireChromium } from '../lib/chromium.js';
 import type { SmokeConfig, SmokeResult } from './types.js';
-
-export const CHROMIUM = '/usr/bin/chromium';
 
 async function bundleSdk(dist: string): Promise<string> {
   const result = await build({
@@ -58,7 +58,7 @@ window.__results = await runSmoke({ ...config, sdk, webhooks, browser: true })
   const { port } = server.address() as AddressInfo;
   const profile = mkdtempSync(join(tmpdir(), 'telephony-sdk-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath: requireChromium(),
     headless: true,
     args: [
       '--no-sandbox',

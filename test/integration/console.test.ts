@@ -1,17 +1,15 @@
 /**
- * The sandbox console, used as a person would: real Chromium (Debian's package, through
- * playwright-core) on the page served by `listen({ console: true })`, a real receiver on
+ * The sandbox console, used as a person would: real Chromium (on PATH or CHROMIUM_PATH: see
+ * scripts/lib/chromium.ts; through playwright-core) on the page served by `listen({ console: true })`, a real receiver on
  * 127.0.0.1 registered as a webhook. Playwright's locators wait for each change; nothing sleeps.
  */
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { TelephonyClient } from 'telephony-sdk';
 import { createSandbox, type ListeningSandbox, type Sandbox } from 'telephony-sdk/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-
-const CHROMIUM = '/usr/bin/chromium';
+import { requireChromium } from '../../scripts/lib/chromium.js';
 
 let sandbox: Sandbox;
 let server: ListeningSandbox;
@@ -37,11 +35,8 @@ async function startReceiver(): Promise<string> {
 }
 
 async function openConsole(viewport = { width: 1000, height: 900 }): Promise<Page> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install it with \`sudo apt-get install -y chromium\``);
-  }
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: requireChromium(),
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
   });

@@ -37,13 +37,17 @@ const CLIENT_EXAMPLES = [
   'webhooks-register',
 ];
 const RECEIVER_EXAMPLES = ['webhooks-fetch', 'webhooks-node-http'];
+/** A Cloudflare Worker, not a script: `npm run test:runtimes -- workerd edge` serves and checks it. */
+const WORKER_EXAMPLES = ['worker'];
 
 // The examples are the first code a new user runs: each must work from a clone, as documented.
 describe('examples', () => {
   it('every file in examples/ is run below (env.ts is the module they share)', () => {
     const files = readdirSync(new URL('../../examples', import.meta.url)).filter((f) => f.endsWith('.ts'));
     expect(files.sort()).toEqual(
-      ['demo', 'env', ...CLIENT_EXAMPLES, ...RECEIVER_EXAMPLES].map((name) => `${name}.ts`).sort(),
+      ['demo', 'env', ...CLIENT_EXAMPLES, ...RECEIVER_EXAMPLES, ...WORKER_EXAMPLES]
+        .map((name) => `${name}.ts`)
+        .sort(),
     );
     expect(everyState).toBe(true);
   });

@@ -4,8 +4,11 @@ import { TelephonyError } from '../errors.js';
 export interface Credential {
   /** Whether a 401 may be answered by asking again: the call then has room for one repeat. */
   readonly refreshable: boolean;
-  /** The bearer value; a string when it is at hand, so the hot path allocates no promise. */
-  bearer(): string | Promise<string>;
+  /**
+   * The bearer value; a string when it is at hand, so the hot path allocates no promise.
+   * @param maxWaitMs the calling attempt's time-out: how long it may wait on a renewal another call started
+   */
+  bearer(maxWaitMs?: number): string | Promise<string>;
   /**
    * Drops `token` after a 401. True (or a promise of true, once a shared copy is dropped too) when
    * asking again can give a different token.
@@ -94,8 +97,8 @@ export class LazyCredential implements Credential {
     this.#load.catch(() => {});
   }
 
-  bearer(): string | Promise<string> {
-    return this.#loaded?.bearer() ?? this.#load.then((credential) => credential.bearer());
+  bearer(maxWaitMs?: number): string | Promise<string> {
+    return this.#loaded?.bearer(maxWaitMs) ?? this.#load.then((credential) => credential.bearer(maxWaitMs));
   }
 
   invalidate(token: string): boolean | Promise<boolean> {

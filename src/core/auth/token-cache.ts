@@ -26,6 +26,8 @@ export function refreshBackoffMs(failures: number): number {
 }
 
 const ignore = () => {};
+/** setTimeout's longest delay; a longer time-out means no bound. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * OAuth client-credentials token, cached and renewed ahead of expiry (windows above). One refresh
@@ -57,12 +59,12 @@ export class TokenCache implements Credential {
     this.#forget = forget;
   }
 
-  bearer(): string | Promise<string> {
+  bearer(maxWaitMs?: number): string | Promise<string> {
     const token = this.#token;
-    if (token === undefined) return this.#waitWithout();
+    if (token === undefined) return this.#waitWithout(maxWaitMs);
     const now = this.#clock.now();
     if (now < this.#advisoryAt) return token;
-    if (now >= this.#expiresAt) return this.#waitWithout();
+    if (now >= this.#expiresAt) return this.#waitWithout(maxWaitMs);
     const idle = this.#inFlight === undefined;
     const backingOff = now < this.#retryAt;
     if (now < this.#mandatoryAt) {
@@ -71,7 +73,7 @@ export class TokenCache implements Credential {
     }
     // Mandatory window: wait for a refresh, unless one failed less than a backoff ago (then the
     // still-valid token at once, and no token request).
-    return idle && backingOff ? token : this.#wait();
+    return idle && backingOff ? token : this.#wait(maxWaitMs);
   }
 
   invalidate(token: string): boolean | Promise<boolean> {
@@ -83,20 +85,45 @@ export class TokenCache implements Credential {
   }
 
   /** No usable token: the refresh in flight or a new one, or within a backoff the last failure. */
-  #waitWithout(): Promise<string> {
+  #waitWithout(maxWaitMs: number | undefined): Promise<string> {
     if (this.#inFlight === undefined && this.#clock.now() < this.#retryAt)
       return Promise.reject(this.#failure);
-    return this.#wait();
+    return this.#wait(maxWaitMs);
   }
 
   /** The refresh in flight (one is started if none), or the still-valid token if it fails. */
-  #wait(): Promise<string> {
-    const flight = this.#inFlight ?? this.#start();
-    return flight.catch((error: unknown) => {
+  #wait(maxWaitMs: number | undefined): Promise<string> {
+    const joined = this.#inFlight;
+    const settled = joined === undefined ? this.#start() : this.#join(joined, maxWaitMs);
+    return settled.catch((error: unknown) => {
       const token = this.#token;
       if (token !== undefined && this.#clock.now() < this.#expiresAt) return token;
       throw error;
     });
+  }
+
+  /**
+   * A refresh another call started, which may belong to a request that has ended: workerd drops such
+   * promises, so they never settle, or reject at once without the refresh's own code running (it is
+   * then still `#inFlight`). Either way it is abandoned and one new refresh, this call's, is waited
+   * for; a live refresh is given `maxWaitMs`, the waiting call's time-out, on a real timer (as the
+   * call's own time-out is), never the client's clock.
+   */
+  #join(flight: Promise<string>, maxWaitMs: number | undefined): Promise<string> {
+    const restart = (): Promise<string> => {
+      if (this.#inFlight === flight) this.#inFlight = undefined;
+      return this.#inFlight ?? this.#start();
+    };
+    const orphaned = flight.catch((error: unknown) => {
+      if (this.#inFlight === flight) return restart();
+      throw error;
+    });
+    if (maxWaitMs === undefined || !(maxWaitMs < MAX_TIMER_MS)) return orphaned;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve(restart()), maxWaitMs);
+    });
+    return Promise.race([orphaned, expired]).finally(() => clearTimeout(timer));
   }
 
   #start(): Promise<string> {

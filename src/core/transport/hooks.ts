@@ -48,7 +48,7 @@ export class AttemptHooks {
   #beforeAttempt(exchange: Exchange, request: Request): Promise<void> | undefined {
     const signal = exchange.signal;
     if (signal?.aborted) throw userAbort(signal);
-    const bearer = exchange.credential?.bearer();
+    const bearer = exchange.credential?.bearer(exchange.timeout);
     if (typeof bearer === 'object')
       // A token being fetched is awaited; ky does not interrupt a hook on abort, so the wait watches
       // the call's signal itself. A bearer at hand (the usual case) costs no promise.

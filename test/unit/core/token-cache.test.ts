@@ -1,5 +1,5 @@
 import { TelephonyError } from 'telephony-sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CallbackCredential } from '../../../src/core/auth/credentials.js';
 import { type IssuedToken, issuedToken } from '../../../src/core/auth/issued-token.js';
 import { refreshBackoffMs, TokenCache } from '../../../src/core/auth/token-cache.js';
@@ -70,6 +70,7 @@ beforeEach(() => {
   process.on('unhandledRejection', onUnhandled);
 });
 afterEach(async () => {
+  vi.useRealTimers();
   // One turn of the event loop (no time passes) so Node reports any rejection nobody handled.
   await new Promise((resolve) => setImmediate(resolve));
   process.off('unhandledRejection', onUnhandled);
@@ -316,6 +317,64 @@ describe('TokenCache: expired token', () => {
     endpoint.last().resolve('at_2');
     expect(await Promise.all(again)).toEqual(['at_2', 'at_2', 'at_2']);
     expect(cache.bearer()).toBe('at_2');
+  });
+});
+
+// A Worker's module-scope client (API.md, Client): workerd drops the promises of a request that has
+// ended, so a renewal started in the background by one request may never settle for the next.
+describe('TokenCache: a renewal another call started is waited on no longer than the time-out', () => {
+  it("a background renewal that never settles is abandoned after the waiting call's time-out and started again", async () => {
+    vi.useFakeTimers();
+    const clock = fakeClock();
+    const { cache, endpoint } = await warmCache(clock);
+    clock.advance(ADVISORY);
+    expect(cache.bearer(5 * S)).toBe('at_1'); // renewal #2 starts; its request ends, it never settles
+    clock.advance(EXPIRY - ADVISORY);
+    const waiting = cache.bearer(5 * S);
+    const second = cache.bearer(5 * S);
+    expect(endpoint.requests).toBe(2);
+    await vi.advanceTimersByTimeAsync(5 * S - 1);
+    expect(endpoint.requests).toBe(2);
+    await vi.advanceTimersByTimeAsync(1);
+    // Both waiters gave up on #2 at once; one new renewal serves them.
+    expect(endpoint.requests).toBe(3);
+    endpoint.last().resolve('at_2');
+    expect(await Promise.all([waiting, second])).toEqual(['at_2', 'at_2']);
+    expect(cache.bearer(5 * S)).toBe('at_2');
+    expect(endpoint.requests).toBe(3);
+    expect(vi.getTimerCount()).toBe(0);
+    // The abandoned renewal settling late does no harm: its token is a valid one.
+    endpoint.pending[1]?.resolve('at_late');
+    await settle();
+    expect(clock.waits).toEqual([]);
+  });
+
+  it('a renewal that settles within the time-out is waited for, and its timer cleared', async () => {
+    vi.useFakeTimers();
+    const clock = fakeClock();
+    const { cache, endpoint } = await warmCache(clock);
+    clock.advance(ADVISORY);
+    expect(cache.bearer(5 * S)).toBe('at_1');
+    clock.advance(EXPIRY - ADVISORY);
+    const waiting = cache.bearer(5 * S);
+    await vi.advanceTimersByTimeAsync(5 * S - 1);
+    endpoint.last().resolve('at_2');
+    expect(await waiting).toBe('at_2');
+    expect(endpoint.requests).toBe(2);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('the call that starts the renewal waits for it without a timer of its own', async () => {
+    vi.useFakeTimers();
+    const clock = fakeClock();
+    const { cache, endpoint } = await warmCache(clock);
+    clock.advance(EXPIRY);
+    const waiting = cache.bearer(5 * S);
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(10 * S);
+    expect(endpoint.requests).toBe(2);
+    endpoint.last().resolve('at_2');
+    expect(await waiting).toBe('at_2');
   });
 });
 
