@@ -19,12 +19,14 @@ export function traceMethods(
     const method = methods[name] as Method;
     if (name !== 'constructor')
       methods[name] = (...args) => {
+        const call = () => method.apply(target, args);
         const run = (spans: ReturnType<typeof tracingNow> & object) =>
-          spans.traced(tracer, prefix + name, () => method.apply(target, args));
+          spans.traced(tracer, prefix + name, call);
         const spans = tracingNow();
-        // Until a browser has loaded the tracing code, a call waits for it; a PagePromise, so that a
-        // list's result stays iterable (any other method's result is awaited, never iterated).
-        return spans ? run(spans) : new PagePromise(loadTracing().then(run) as Promise<Page<unknown>>);
+        // Until a browser has loaded the tracing code, a call waits for it (and runs untraced if it
+        // cannot load); a PagePromise, so that a list's result stays iterable (any other method's
+        // result is awaited, never iterated).
+        return spans ? run(spans) : new PagePromise(loadTracing().then(run, call) as Promise<Page<unknown>>);
       };
   }
 }
