@@ -2,6 +2,7 @@ import { type Clock, systemClock } from './core/clock.js';
 import { ValidationError } from './core/errors.js';
 import { ClientEmitter, type ClientEvents, type ClientListener } from './core/events.js';
 import { type ClientOptions, isBrowser, validateOptions } from './core/options.js';
+import { traceMethods } from './core/tracing/trace-methods.js';
 import { HttpTransport } from './core/transport/http.js';
 import type { RequestOptions, RequestSpec, Transport } from './core/types.js';
 import { Calls, Stats, Users, Webhooks } from './resources/index.js';
@@ -70,6 +71,13 @@ export class TelephonyClient {
     this.stats = new Stats(this.#transport);
     this.webhooks = new Webhooks(this.#transport);
     this.users = new Users(this.#transport);
+    const { tracer } = options;
+    if (tracer !== undefined) {
+      // Each method a traced operation, named as called: `calls.create`, `request`.
+      for (const name of ['calls', 'stats', 'webhooks', 'users'] as const)
+        traceMethods(this[name], tracer, `${name}.`);
+      traceMethods(this, tracer, '', ['request']);
+    }
   }
 
   /**

@@ -1,3 +1,10 @@
-/** load.ts for the browser build: shared.ts and error-from-response.ts are chunks of their own, fetched on first use. */
+/**
+ * load.ts for the browser build: shared.ts, error-from-response.ts and tracing/spans.ts are chunks of
+ * their own, fetched on first use.
+ */
 export const loadShared = () => import('./shared.js');
 export const loadErrorMapping = () => import('./response/error-from-response.js');
+
+let spans: typeof import('./tracing/spans.js') | undefined;
+export const tracingNow = () => spans;
+export const loadTracing = () => import('./tracing/spans.js').then((loaded) => (spans = loaded));

@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import type { Clock } from './clock.js';
 import { ValidationError } from './errors.js';
 import { PLANS, type RateLimit } from './pacing/plans.js';
@@ -74,6 +75,13 @@ export interface ClientOptions {
    * with `sharedState` and neither, the constructor throws. Stored in the state's keys: never a secret.
    */
   account?: string | undefined;
+  /**
+   * An OpenTelemetry `Tracer` (`trace.getTracer('my-app')`): each call becomes a span (`calls.create`),
+   * each HTTP attempt a `CLIENT` span under it carrying a `traceparent` header, each wait an event
+   * (docs/observability.md). The SDK imports no OpenTelemetry code; `@opentelemetry/api` is needed
+   * for the types only. Default: no spans, and no cost.
+   */
+  tracer?: Tracer | undefined;
   /** Time source for backoff waits, pacing and token expiry (tests inject a fake). */
   clock?: Clock | undefined;
 }
@@ -166,6 +174,7 @@ const CLIENT_OPTIONS: Record<keyof ClientOptions, true> = {
   rateLimit: true,
   sharedState: true,
   account: true,
+  tracer: true,
 };
 const REQUEST_OPTIONS: Record<keyof RequestOptions, true> = {
   signal: true,
@@ -248,6 +257,8 @@ export function validateOptions(options: ClientOptions): void {
   checkNumber('maxRetryAfter', options.maxRetryAfter, false);
   checkNumber('maxResponseBytes', options.maxResponseBytes, true);
   if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch', 'must be a function');
+  if (options.tracer !== undefined && typeof options.tracer?.startSpan !== 'function')
+    fail('tracer', 'must be an OpenTelemetry Tracer');
   validateHeaders(options.defaultHeaders, 'defaultHeaders');
   checkRateLimit(options.rateLimit);
   const state = options.sharedState as Partial<Record<keyof SharedState, unknown>> | undefined;

@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import type { DedupStore } from './dedup.js';
 import type { VerifyWebhookOptions } from './verify.js';
 
@@ -30,4 +31,10 @@ export interface WebhookReceiverOptions extends VerifyWebhookOptions {
   maxEventAge?: number;
   /** Largest body read, in bytes, by `nodeHandler` and `fetchHandler`; a larger one is answered 413. Default 1 MiB. */
   maxBodyBytes?: number;
+  /**
+   * An OpenTelemetry `Tracer`: each delivery becomes a `SERVER` span `webhook <event type>` (`webhook`
+   * when it does not verify) with its id, type, status and outcome (docs/observability.md). Only the
+   * types of `@opentelemetry/api` are used. Default: no spans.
+   */
+  tracer?: Tracer;
 }

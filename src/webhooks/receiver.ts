@@ -102,15 +102,36 @@ export class WebhookReceiver extends Listeners {
    *
    * @throws {TelephonyError} (a rejection) when `body` is not raw bytes.
    */
-  async handle({
-    body,
-    headers,
-  }: {
+  handle(delivery: {
     /** The exact bytes received, as a Uint8Array, Buffer, ArrayBuffer or their text (not parsed JSON). */
     body: string | Uint8Array | ArrayBuffer;
     /** The request headers; `Service-Signature` is read from them. */
     headers: HeadersLike;
   }): Promise<HandleResult> {
+    const tracer = this.#options.tracer;
+    // The span is the active one while handlers run, so theirs are its children. A misuse rejection
+    // (not raw bytes) leaves it unended: no delivery happened.
+    return tracer
+      ? tracer.startActiveSpan('webhook', { kind: 1 }, async (span) => {
+          const result = await this.#handle(delivery);
+          const { status, event, reason } = result;
+          if (event) span.updateName(`webhook ${event.type}`);
+          if (status > 499) span.setStatus({ code: 2 });
+          span
+            .setAttributes({
+              'telephony.event.id': event?.id,
+              'telephony.event.type': event?.type,
+              'http.response.status_code': status,
+              'telephony.webhook.outcome':
+                reason === 'handler_error' ? 'handler_failed' : (reason ?? 'handled'),
+            })
+            .end();
+          return result;
+        })
+      : this.#handle(delivery);
+  }
+
+  async #handle({ body, headers }: Parameters<WebhookReceiver['handle']>[0]): Promise<HandleResult> {
     let event: WebhookEvent;
     try {
       const options = this.#options;

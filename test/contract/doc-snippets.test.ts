@@ -17,6 +17,7 @@ import { compileVirtualFiles, root } from '../helpers/compile.js';
 const DOCS = [
   'README.md',
   'docs/core.md',
+  'docs/observability.md',
   'docs/resources.md',
   'docs/sandbox.md',
   'docs/scale.md',

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { TelephonyError } from '../errors.js';
 import { operationName } from '../request/method.js';
 import { validateParams } from '../request/params.js';
+import { currentOperation } from '../tracing/current.js';
 import type { HttpMethod, RequestOptions, Transport } from '../types.js';
 import { unwrapSuccess } from './envelope.js';
 import { parseResponse } from './guard.js';
@@ -194,6 +195,9 @@ export function listPages<
 ): PagePromise<z.output<Item> | z.output<Variant>, P> {
   type T = z.output<Item> | z.output<Variant>;
   const operation = operationName(spec);
+  // A next page is an operation of its own, named as the list's first (`calls.listRecent`).
+  const traced = currentOperation();
+  const again = <R extends PromiseLike<unknown>>(run: () => R): R => traced?.again(run) ?? run();
   // `from`: where the answer must start (a next page); `before`: items of the pages before it.
   const fetchPage = async (query: Query, from?: number, before = 0): Promise<Page<T, P>> => {
     const answer = await transport.send({ method: spec.method, path: spec.path, query }, options);
@@ -206,7 +210,7 @@ export function listPages<
     // server says: each would otherwise let a service keep the loop going forever.
     const fetchNext =
       next !== undefined && advanced && items.length > 0 && seen < pagination.total
-        ? () => new PagePromise(fetchPage(next.query, next.at, seen))
+        ? () => new PagePromise(again(() => fetchPage(next.query, next.at, seen)))
         : undefined;
     const page = new Page(items, pagination, fetchNext);
     if (!advanced) behind.add(page);

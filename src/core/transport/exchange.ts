@@ -1,5 +1,7 @@
+import type { Span } from '@opentelemetry/api';
 import type { Credential } from '../auth/credentials.js';
 import type { ApiVersion } from '../errors.js';
+import type { Operation } from '../tracing/current.js';
 import type { HttpMethod } from '../types.js';
 import type { Link } from './signals.js';
 
@@ -23,6 +25,8 @@ export interface ExchangeInit {
   maxRetryAfterMs: number;
   /** Longest body read (`maxResponseBytes`). */
   maxResponseBytes: number;
+  /** The traced operation whose attempt spans this call's attempts are; `undefined` without a tracer. */
+  op: Operation | undefined;
 }
 
 /**
@@ -44,6 +48,7 @@ export class Exchange implements ExchangeInit {
   declare readonly maxRetries: number;
   declare readonly maxRetryAfterMs: number;
   declare readonly maxResponseBytes: number;
+  declare readonly op: Operation | undefined;
   /** POSTs are not, except the token request (see retry.ts). */
   readonly idempotent: boolean;
   /** The attempt under way, 0 for the first: every retry and the one repeat after a 401 add one. */
@@ -55,6 +60,8 @@ export class Exchange implements ExchangeInit {
   #answered = -1;
   #wait = { delayMs: 0, reason: '' };
   #mayHaveArrived = false;
+  /** The current attempt's span, from its start until it is ended (traced calls only). */
+  span: Span | undefined;
 
   constructor(init: ExchangeInit) {
     Object.assign(this, init);
@@ -125,6 +132,13 @@ export class Exchange implements ExchangeInit {
   repeatAfter401(): void {
     this.#refreshed = true;
     this.#wait = { delayMs: 0, reason: 'status 401' };
+  }
+
+  /** Ends the current attempt's span, if it has one still open (see {@link Operation.endAttempt}). */
+  endSpan(status: number | undefined, errorType?: string): void {
+    const span = this.span;
+    this.span = undefined;
+    if (span !== undefined) this.op?.endAttempt(span, status, errorType);
   }
 
   /** ky starts the retry decided: the next attempt is under way. */

@@ -5,6 +5,7 @@ import type { ClientEmitter } from '../events.js';
 import type { Pacing } from '../pacing/pacing.js';
 import { SAFETY_MS } from '../pacing/plans.js';
 import type { Reservation } from '../pacing/shared-state.js';
+import type { Operation } from '../tracing/current.js';
 import type { Exchange } from './exchange.js';
 import { parseRetryAfter, waitBeforeRetry } from './retry.js';
 import { abortable, userAbort } from './signals.js';
@@ -25,6 +26,11 @@ export class AttemptHooks {
   readonly #pacing: Pacing;
   /** The last bearer values sent, newest first: a token refreshed away stays a secret. */
   readonly held: string[] = [];
+  /**
+   * The traced operation that last asked a refreshable credential for a bearer: a token request,
+   * which serves every call waiting for it, has its attempt spans under this one.
+   */
+  asker: Operation | undefined;
 
   readonly hooks: Hooks = {
     beforeRequest: [(request, options) => this.#beforeAttempt(exchangeOf(options), request)],
@@ -48,6 +54,7 @@ export class AttemptHooks {
   #beforeAttempt(exchange: Exchange, request: Request): Promise<void> | undefined {
     const signal = exchange.signal;
     if (signal?.aborted) throw userAbort(signal);
+    if (exchange.credential?.refreshable) this.asker = exchange.op;
     const bearer = exchange.credential?.bearer(exchange.timeout);
     if (typeof bearer === 'object')
       // A token being fetched is awaited; ky does not interrupt a hook on abort, so the wait watches
@@ -73,6 +80,7 @@ export class AttemptHooks {
       // No wait (the usual case): the attempt starts in this step, without one more promise.
       if (waitMs <= 0 || reason === undefined) return this.#start(exchange, request, bearer);
       this.#events.emit('throttle', { waitMs, reason });
+      exchange.op?.waited(reason, waitMs);
       return this.#clock.sleep(waitMs, signal).then(
         () => this.#start(exchange, request, bearer),
         () => {
@@ -89,6 +97,12 @@ export class AttemptHooks {
       if (held[0] !== bearer && held.unshift(bearer) > HELD) held.pop();
     }
     exchange.startAttempt(bearer);
+    exchange.span = exchange.op?.startAttempt(
+      exchange.method,
+      exchange.shownUrl,
+      exchange.attempt,
+      request.headers,
+    );
     this.#events.emit('request', {
       method: exchange.method,
       url: exchange.shownUrl,
@@ -107,6 +121,7 @@ export class AttemptHooks {
   /** Emits `'response'` once per attempt that got an HTTP answer. */
   answered(exchange: Exchange, response: Response): void {
     if (!exchange.answered()) return;
+    exchange.endSpan(response.status);
     this.#events.emit('response', {
       method: exchange.method,
       url: exchange.shownUrl,

@@ -8,7 +8,7 @@ import {
 import { fingerprint } from '../auth/fingerprint.js';
 import { type IssuedToken, issuedToken } from '../auth/issued-token.js';
 import type { Clock } from '../clock.js';
-import { type ApiVersion, NotFoundError, ValidationError } from '../errors.js';
+import { APIUserAbortError, type ApiVersion, NotFoundError, ValidationError } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import { loadShared } from '../load.js';
 import { type ClientOptions, DEFAULTS, validateHeaders, validateRequestOptions } from '../options.js';
@@ -19,6 +19,7 @@ import { methodOf, operationName } from '../request/method.js';
 import { resolveTarget } from '../request/route.js';
 import { joinUrl } from '../request/url.js';
 import { parseJson, parseLenient } from '../response/body.js';
+import { currentOperation } from '../tracing/current.js';
 import type { RawRequest, RequestOptions, Transport } from '../types.js';
 import { Exchange, type ExchangeInit } from './exchange.js';
 import { failure } from './failure.js';
@@ -166,6 +167,7 @@ export class HttpTransport implements Transport {
         credential,
         secrets: request.secrets ?? [],
         version,
+        op: currentOperation(),
       },
       options,
     );
@@ -224,6 +226,8 @@ export class HttpTransport implements Transport {
     } catch (error) {
       const secrets = [...this.#secrets, ...this.#hooks.held];
       const thrown = await failure(exchange, error, this.#clock, secrets, this.#patterns, version);
+      // A cancelled attempt is no failure of the attempt (HTTP semantic conventions): no error.type.
+      exchange.endSpan(undefined, thrown instanceof APIUserAbortError ? undefined : thrown.name);
       exchange.link?.release();
       throw thrown;
     }
@@ -249,6 +253,7 @@ export class HttpTransport implements Transport {
       credential: undefined,
       secrets: [],
       version: undefined,
+      op: this.#hooks.asker,
     } as const;
     const exchange = this.#exchange(call, undefined);
     try {

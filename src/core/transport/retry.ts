@@ -84,8 +84,11 @@ export async function waitBeforeRetry(
   const { method, shownUrl: url, attempt } = exchange;
   const { delayMs, reason } = exchange.wait;
   events.emit('retry', { method, url, attempt, delayMs, reason });
+  // An attempt with an answer ended its span then; one without failed with the error the SDK maps it to.
+  exchange.endSpan(undefined, reason === 'timeout' ? 'APITimeoutError' : 'APIConnectionError');
   exchange.beginRetry();
   if (delayMs === 0) return;
+  exchange.op?.waited('retry', delayMs);
   const signal = exchange.signal;
   try {
     await clock.sleep(delayMs, signal);

@@ -1,0 +1,38 @@
+/**
+ * What the request path knows of tracing: the traced operation (made by spans.ts, which a browser
+ * loads only for a client with a tracer) and the slot that hands it from a method to the transport.
+ * A client without a tracer runs none of tracing but one read of {@link currentOperation} per call.
+ */
+import type { Span } from '@opentelemetry/api';
+
+/** One traced SDK operation (`calls.create`): its span, and what its attempts and waits report through. */
+export interface Operation {
+  readonly span: Span;
+  /** Starts an attempt's `CLIENT` span and names it in `headers` (`traceparent`). */
+  startAttempt(method: string, url: string, resends: number, headers: Headers): Span;
+  /** Ends an attempt's span with its answer's status, or with the error class of an attempt that got none. */
+  endAttempt(span: Span, status: number | undefined, errorType?: string): void;
+  /** A wait, as an event on the operation's span. */
+  waited(reason: 'pacing' | 'paused' | 'retry', ms: number): void;
+  /** `run` as a new operation of the same name (a list's next page). */
+  again<R extends PromiseLike<unknown>>(run: () => R): R;
+}
+
+/**
+ * The operation whose method is running, set only while it runs synchronously: each method reaches
+ * the transport's `send` before its first `await`, and `send` reads it as it starts.
+ */
+let current: Operation | undefined;
+
+export const currentOperation = (): Operation | undefined => current;
+
+/** Runs `run` with `op` as the current operation; returns what it returns. */
+export function runAs<R>(op: Operation, run: () => R): R {
+  const outer = current;
+  current = op;
+  try {
+    return run();
+  } finally {
+    current = outer;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * OpenTelemetry spans of a client's calls (API.md, Tracing; docs/observability.md), made through the
+ * user's own `Tracer`: only OpenTelemetry's types are imported, so no bundle holds or resolves its
+ * code. A browser loads this file only for a client given a tracer (load.browser.ts).
+ *
+ * - An operation (`calls.create`) is a span from the method's call until its promise settles.
+ * - Each HTTP attempt under it is a `CLIENT` span with the stable HTTP client attributes, named in
+ *   the attempt's `traceparent` header.
+ * - Waits (pacing, a 429's pause, the back-off before a retry) are events on the operation span.
+ */
+import type { Context, Span, Tracer } from '@opentelemetry/api';
+import { type Operation, runAs } from './current.js';
+
+// Where @opentelemetry/api keeps a context's span: its `createContextKey` is `Symbol.for(description)`,
+// so every copy of the API, and the SDK behind the user's tracer, reads this key.
+const SPAN_KEY = Symbol.for('OpenTelemetry Context Key SPAN');
+
+/**
+ * A context holding `values`, immutable as the API's own. The attempts' parent is handed to
+ * `startSpan` this way rather than through the active context, which a browser without a context
+ * manager does not carry across `await`.
+ */
+function contextOf(values: Record<symbol, unknown>): Context {
+  return {
+    getValue: (key) => values[key],
+    setValue: (key, value) => contextOf({ ...values, [key]: value }),
+    deleteValue: (key) => contextOf({ ...values, [key]: undefined }),
+  };
+}
+
+/** Ends `span`, as failed with `errorType` when one is given. */
+function end(span: Span, errorType: string | undefined): void {
+  if (errorType !== undefined) span.setAttribute('error.type', errorType).setStatus({ code: 2 });
+  span.end();
+}
+
+class TracedOperation implements Operation {
+  readonly #tracer: Tracer;
+  readonly #name: string;
+  readonly span: Span;
+  readonly #context: Context;
+
+  constructor(tracer: Tracer, name: string) {
+    this.#tracer = tracer;
+    this.#name = name;
+    // Its parent: the user's active span, if any.
+    this.span = tracer.startSpan(name);
+    this.#context = contextOf({ [SPAN_KEY]: this.span });
+  }
+
+  startAttempt(method: string, url: string, resends: number, headers: Headers): Span {
+    const { hostname, port, protocol } = new URL(url);
+    const span = this.#tracer.startSpan(
+      method,
+      {
+        kind: 2,
+        // `url` is the URL events show: no credential, no pre-signed query. An attribute left
+        // undefined is not recorded: resend_count is absent on the first attempt.
+        attributes: {
+          'http.request.method': method,
+          'url.full': url,
+          'server.address': hostname,
+          'server.port': Number(port) || (protocol === 'https:' ? 443 : 80),
+          'http.request.resend_count': resends || undefined,
+        },
+      },
+      this.#context,
+    );
+    const { traceId, spanId, traceFlags, traceState } = span.spanContext();
+    // A no-op tracer's span has the invalid all-zero trace id, which must not be sent.
+    if (/[^0]/.test(traceId)) {
+      headers.set('traceparent', `00-${traceId}-${spanId}-0${traceFlags & 1}`);
+      const state = traceState?.serialize();
+      if (state) headers.set('tracestate', state);
+    }
+    return span;
+  }
+
+  endAttempt(span: Span, status: number | undefined, errorType?: string): void {
+    if (status !== undefined) span.setAttribute('http.response.status_code', status);
+    end(span, status !== undefined && status > 399 ? String(status) : errorType);
+  }
+
+  waited(reason: 'pacing' | 'paused' | 'retry', ms: number): void {
+    this.span.addEvent('telephony.wait', { 'telephony.wait.reason': reason, 'telephony.wait.ms': ms });
+  }
+
+  again<R extends PromiseLike<unknown>>(run: () => R): R {
+    return traced(this.#tracer, this.#name, run);
+  }
+}
+
+/**
+ * Runs `run` (one SDK method) as the operation `name`, whose span ends when the promise `run`
+ * returns settles: `ERROR`, with the error's class as `error.type`, when it rejects. Returns that
+ * same promise (a `PagePromise` stays iterable).
+ */
+export function traced<R extends PromiseLike<unknown>>(tracer: Tracer, name: string, run: () => R): R {
+  const op = new TracedOperation(tracer, name);
+  const result = runAs(op, run);
+  result.then(
+    () => end(op.span, undefined),
+    (error: Error | undefined) => end(op.span, error?.name ?? 'Error'),
+  );
+  return result;
+}

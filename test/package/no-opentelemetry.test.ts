@@ -1,0 +1,35 @@
+/**
+ * API.md, Tracing: the SDK imports no OpenTelemetry code at run time; `@opentelemetry/api` is an
+ * optional peer dependency for its types only. So no built JavaScript file names it at all (an
+ * `import`, a `require`, an `import()`), while the type declarations do.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, repoRoot } from '../../scripts/lib/tarball.js';
+
+beforeAll(() => ensureBuilt(), 120_000);
+
+const built = (pattern: RegExp) =>
+  (readdirSync(join(repoRoot, 'dist'), { recursive: true }) as string[])
+    .filter((name) => pattern.test(name))
+    .map((name) => ({ name, code: readFileSync(join(repoRoot, 'dist', name), 'utf8') }));
+
+describe('no OpenTelemetry code at run time', () => {
+  it('no built .js or .cjs file (dist/ and dist/node/) mentions @opentelemetry', () => {
+    const files = built(/\.(?:c|m)?js$/);
+    expect(files.map((file) => file.name)).toEqual(
+      expect.arrayContaining(['index.js', 'index.cjs', 'webhooks.js', 'node/index.js', 'node/index.cjs']),
+    );
+    expect(files.filter((file) => file.code.includes('@opentelemetry')).map((file) => file.name)).toEqual([]);
+  });
+
+  it('the type declarations take the Tracer type from @opentelemetry/api', () => {
+    const imports = built(/\.d\.(?:c|m)?ts$/).flatMap(({ code }) =>
+      code.split('\n').filter((line) => /from ['"]@opentelemetry/.test(line)),
+    );
+    expect(imports.length).toBeGreaterThan(0);
+    for (const line of imports)
+      expect(line).toMatch(/^import (?:type )?\{[^}]*\} from '@opentelemetry\/api';$/);
+  });
+});
