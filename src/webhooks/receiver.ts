@@ -8,7 +8,7 @@ import { type HeadersLike, signatureHeader } from './header.js';
 import { Listeners } from './listeners.js';
 import type { WebhookReceiverEvents } from './receiver-events.js';
 import type { WebhookReceiverOptions } from './receiver-options.js';
-import { bound, within } from './timers.js';
+import { bounded } from './timers.js';
 import { checkSettings, verifyWebhook } from './verify.js';
 import { warn } from './warn.js';
 
@@ -136,34 +136,38 @@ export class WebhookReceiver extends Listeners {
     if (!pending) {
       const seconds = this.#timeout;
       // Past the timeout the answer is given: what the attempt does later must not report or release again.
-      const attempt = { over: false };
-      // Handler failures are settled inside #process: what rejects here is the store.
-      const processed = this.#process(event, attempt).catch((error: unknown) =>
-        this.#failed(event, 'store_error', error, attempt),
-      );
-      pending = within(processed, seconds * 1000, () => {
-        const error = new TelephonyError(`event ${event.id} was not processed within ${seconds} s`);
-        const result = this.#failed(event, 'handler_error', error, attempt);
-        attempt.over = true;
-        return result;
-      }).finally(() => this.#inFlight.delete(event.id));
+      const attempt: { over?: boolean } = {};
+      pending = bounded(
+        // Handler failures are settled inside #process: what rejects here is the store.
+        this.#process(event, attempt).catch((error: unknown) =>
+          this.#failed(event, 'store_error', error, attempt),
+        ),
+        seconds * 1000,
+        () =>
+          this.#failed(
+            event,
+            'handler_error',
+            new TelephonyError(`event ${event.id} was not processed within ${seconds} s`),
+            attempt,
+          ),
+      ).finally(() => this.#inFlight.delete(event.id));
       this.#inFlight.set(event.id, pending);
     }
     return pending;
   }
 
-  async #process(event: WebhookEvent, attempt: { over: boolean }): Promise<HandleResult> {
+  async #process(event: WebhookEvent, attempt: { over?: boolean }): Promise<HandleResult> {
     const { id, type } = event;
     const store = this.#store;
     const duplicate = (): HandleResult => {
       this.#notify('duplicate', { id, type });
       return { status: 200, event, reason: 'duplicate' };
     };
-    if (await bound(store.has(id))) return duplicate();
+    if (await bounded(store.has(id))) return duplicate();
     const claim = await claimEvent(store, id, this.#timeout);
     // Another delivery holds the id, or finished it since `has`: a 409 makes the service come back.
     if (!claim)
-      return (await bound(store.has(id))) ? duplicate() : { status: 409, event, reason: 'in_progress' };
+      return (await bounded(store.has(id))) ? duplicate() : { status: 409, event, reason: 'in_progress' };
     // Called here rather than through emit(), which drops their promises. A type without a dot is
     // never an event type, so a signed `type: 'handler_error'` reaches only the catch-all. A `once`
     // listener is taken out now (a concurrent event does not run it too) and put back if this event
@@ -182,7 +186,7 @@ export class WebhookReceiver extends Listeners {
         return this.#failed(event, 'handler_error', failed.reason, attempt);
       }
       try {
-        await bound(store.add(id, this.#ttl, claim.token));
+        await bounded(store.add(id, this.#ttl, claim.token));
       } catch (error) {
         await claim.release();
         throw error;
@@ -198,9 +202,11 @@ export class WebhookReceiver extends Listeners {
     event: WebhookEvent,
     reason: 'handler_error' | 'store_error',
     error: unknown,
-    attempt: { over: boolean },
+    attempt: { over?: boolean },
   ): HandleResult {
+    // One report per attempt: a failure after the timeout's answer was given is not reported again.
     if (!attempt.over) this.#notify(reason, { id: event.id, type: event.type, error });
+    attempt.over = true;
     return { status: 500, event, reason };
   }
 

@@ -10,8 +10,19 @@ export function unref<T>(timer: T): T {
  * `work`, or what `late()` gives (or throws) if `work` has not settled within `ms`; the timer is
  * cleared once either has. Beyond setTimeout's 24.8-day range (Infinity included) a timer would
  * fire at once: no timer then.
+ *
+ * By default it bounds a store call: one that has not settled within 2 s rejects (`store_error`: the
+ * delivery answers 500 and the service re-delivers later), whatever the driver does with it
+ * meanwhile: node-redis queues commands while it reconnects, ioredis's offline queue holds them
+ * ~17 s, and a frozen server answers nothing at all.
  */
-export function within<T>(work: T | Promise<T>, ms: number, late: () => T): Promise<T> {
+export function bounded<T>(
+  work: T | Promise<T>,
+  ms = 2e3,
+  late = (): T => {
+    throw new TelephonyError('no store answer within 2 s');
+  },
+): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return Promise.race([
     work,
@@ -20,14 +31,3 @@ export function within<T>(work: T | Promise<T>, ms: number, late: () => T): Prom
     }).then(late),
   ]).finally(() => clearTimeout(timer));
 }
-
-/**
- * A store call that has not settled within 2 s rejects (`store_error`: the delivery answers 500 and
- * the service re-delivers later), whatever the driver does with it meanwhile: node-redis queues
- * commands while it reconnects, ioredis's offline queue holds them ~17 s, and a frozen server
- * answers nothing at all.
- */
-export const bound = <T>(call: T | Promise<T>): Promise<T> =>
-  within(call, 2e3, () => {
-    throw new TelephonyError('the store did not answer within 2 s');
-  });

@@ -79,7 +79,7 @@ describe.each(drivers)('a receiver over redisDedupStore on %s', (_name, connect)
       expect(result).toMatchObject({ status: 500, reason: 'store_error' });
       expect(runs).toBe(1); // `has` never answered: nothing ran for the second event
       expect(errors).toHaveLength(1);
-      expect(String(errors[0])).toContain('did not answer within 2 s');
+      expect(String(errors[0])).toContain('no store answer within 2 s');
       expect(elapsed).toBeGreaterThanOrEqual(BOUND_MS - 50);
       // The bound, plus a loaded machine's scheduling; far below the driver's 5–17 s or handlerTimeout.
       expect(elapsed).toBeLessThan(BOUND_MS + 1_500);

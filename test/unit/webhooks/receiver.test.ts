@@ -258,7 +258,7 @@ describe('WebhookReceiver.handle', () => {
         expect(await answer).toMatchObject({ status: 500, reason: 'store_error' });
         expect(errors).toHaveLength(1);
         expect(errors[0]).toBeInstanceOf(TelephonyError);
-        expect((errors[0] as Error).message).toBe('the store did not answer within 2 s');
+        expect((errors[0] as Error).message).toBe('no store answer within 2 s');
         expect(vi.getTimerCount()).toBe(0);
       } finally {
         vi.useRealTimers();
