@@ -1,3 +1,4 @@
+import { rateLines } from './rate-report.js';
 import type { Sandbox } from './sandbox.js';
 import { e164 } from './validate.js';
 
@@ -7,6 +8,9 @@ export const COMMANDS_HELP = `Commands, typed while the sandbox runs:
       answered (call.answered), missed (call.missed) or sent to voicemail (call.missed, voicemail.new)
   answer <call id> | miss <call id> | voicemail <call id>
       settles a call left ringing
+  rate
+      the rate report: per application and API key, its plan, requests counted and answered 429,
+      the largest 60 s window and tokens issued (also GET /_console/rate, as JSON)
   help
       shows these commands`;
 
@@ -33,6 +37,7 @@ function runCommand(sandbox: Sandbox, line: string): string {
   try {
     if (command === '') return '';
     if (command === 'help') return COMMANDS_HELP;
+    if (command === 'rate') return rateLines(sandbox.rateReport());
     if (command === 'incoming') return incoming(sandbox, args);
     const settle = SETTLERS.get(command);
     if (settle && args.length === 1) {

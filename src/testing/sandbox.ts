@@ -213,6 +213,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     ...{ activity, calls, deliverer, clock, advance },
     manualClock: options.clock?.mode !== 'realtime',
     simulateIncomingCall: (init) => sandbox.simulateIncomingCall(init),
+    rateReport: () => world.rateLimiter.report(),
   };
 
   const sandbox: Sandbox = {
@@ -254,7 +255,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     answerCall: (callId) => detail(calls.settleRinging(callId, 'answered').id),
     missCall: (callId) => detail(calls.settleRinging(callId, 'missed').id),
     voicemailCall: (callId) => detail(calls.settleRinging(callId, 'voicemail').id),
-    rateReport: () => world.rateLimiter.report(),
+    rateReport: consoleWorld.rateReport,
     close: () => clock.stop(),
   };
   consoleWorlds.set(sandbox, consoleWorld);

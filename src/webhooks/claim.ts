@@ -1,4 +1,5 @@
 import type { DedupStore } from './dedup.js';
+import { bounded, unref } from './timers.js';
 
 /** One delivery's claim on an event id (API.md, Webhooks): taken, renewed and released by it alone. */
 export interface Claim {
@@ -23,7 +24,7 @@ export interface Claim {
 export async function claimEvent(store: DedupStore, id: string, timeout: number): Promise<Claim | undefined> {
   const lease = Math.ceil(Math.min(timeout, 3600));
   const token = crypto.randomUUID();
-  const claim = () => store.claim?.(id, lease, token);
+  const claim = () => bounded(store.claim?.(id, lease, token));
   if (store.claim && !(await claim())) return;
   let held = true;
   const renewal =
@@ -41,14 +42,8 @@ export async function claimEvent(store: DedupStore, id: string, timeout: number)
     release: async () => {
       if (held)
         try {
-          await store.release?.(id, token);
+          await bounded(store.release?.(id, token));
         } catch {}
     },
   };
-}
-
-/** A timer that does not keep a process alive (Node's `unref`; other runtimes' timers have none). */
-export function unref<T>(timer: T): T {
-  (timer as { unref?: () => void }).unref?.();
-  return timer;
 }

@@ -8,6 +8,9 @@ import { warn } from './warn.js';
  * working: its `claim` still keeps other deliveries out for the lease, the receiver's renewals of it
  * answer `false` (harmless), and after one has, the receiver no longer calls its `release`, which
  * could delete another delivery's claim: that claim then lapses with its lease.
+ *
+ * The receiver bounds every call to 2 s: one that has not settled by then counts as failed (500
+ * `store_error`, re-delivered later), whatever the store's driver queues meanwhile.
  */
 export interface DedupStore {
   /** Whether the event `id` was processed and is still remembered. */

@@ -1,6 +1,6 @@
 import { TelephonyError } from '../shared/telephony-error.js';
 import { fetchHandler, type NodeRequest, type NodeResponse, nodeHandler } from './adapters.js';
-import { claimEvent, unref } from './claim.js';
+import { claimEvent } from './claim.js';
 import { type DedupStore, MemoryDedupStore } from './dedup.js';
 import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 import type { WebhookEvent } from './events.js';
@@ -8,6 +8,7 @@ import { type HeadersLike, signatureHeader } from './header.js';
 import { Listeners } from './listeners.js';
 import type { WebhookReceiverEvents } from './receiver-events.js';
 import type { WebhookReceiverOptions } from './receiver-options.js';
+import { bounded } from './timers.js';
 import { checkSettings, verifyWebhook } from './verify.js';
 import { warn } from './warn.js';
 
@@ -23,7 +24,8 @@ export interface HandleResult {
   /**
    * Why it was not a plain success: a verification reason, `duplicate` (200, handlers not run),
    * `in_progress` (409: another delivery holds the id's claim, see `DedupStore.claim`; nothing ran),
-   * `handler_error` (500) or `store_error` (500: the dedup store threw, so the service will re-deliver).
+   * `handler_error` (500) or `store_error` (500: the dedup store threw or did not answer within 2 s,
+   * so the service will re-deliver).
    */
   reason?: WebhookVerificationReason | 'duplicate' | 'in_progress' | 'handler_error' | 'store_error';
 }
@@ -155,43 +157,38 @@ export class WebhookReceiver extends Listeners {
     if (!pending) {
       const seconds = this.#timeout;
       // Past the timeout the answer is given: what the attempt does later must not report or release again.
-      const attempt = { over: false };
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timedOut = new Promise<HandleResult>((resolve) => {
-        // Beyond setTimeout's 24.8-day range (Infinity included) it would fire at once: no timer then.
-        if (seconds * 1000 > 2 ** 31 - 1) return;
-        timer = unref(
-          setTimeout(() => {
-            const error = new TelephonyError(`event ${event.id} was not processed within ${seconds} s`);
-            resolve(this.#failed(event, 'handler_error', error, attempt));
-            attempt.over = true;
-          }, seconds * 1000),
-        );
-      });
-      // Handler failures are settled inside #process: what rejects here is the store.
-      const processed = this.#process(event, attempt).catch((error: unknown) =>
-        this.#failed(event, 'store_error', error, attempt),
-      );
-      pending = Promise.race([processed, timedOut]).finally(() => {
-        clearTimeout(timer);
-        this.#inFlight.delete(event.id);
-      });
+      const attempt: { over?: boolean } = {};
+      pending = bounded(
+        // Handler failures are settled inside #process: what rejects here is the store.
+        this.#process(event, attempt).catch((error: unknown) =>
+          this.#failed(event, 'store_error', error, attempt),
+        ),
+        seconds * 1000,
+        () =>
+          this.#failed(
+            event,
+            'handler_error',
+            new TelephonyError(`event ${event.id} was not processed within ${seconds} s`),
+            attempt,
+          ),
+      ).finally(() => this.#inFlight.delete(event.id));
       this.#inFlight.set(event.id, pending);
     }
     return pending;
   }
 
-  async #process(event: WebhookEvent, attempt: { over: boolean }): Promise<HandleResult> {
+  async #process(event: WebhookEvent, attempt: { over?: boolean }): Promise<HandleResult> {
     const { id, type } = event;
     const store = this.#store;
     const duplicate = (): HandleResult => {
       this.#notify('duplicate', { id, type });
       return { status: 200, event, reason: 'duplicate' };
     };
-    if (await store.has(id)) return duplicate();
+    if (await bounded(store.has(id))) return duplicate();
     const claim = await claimEvent(store, id, this.#timeout);
     // Another delivery holds the id, or finished it since `has`: a 409 makes the service come back.
-    if (!claim) return (await store.has(id)) ? duplicate() : { status: 409, event, reason: 'in_progress' };
+    if (!claim)
+      return (await bounded(store.has(id))) ? duplicate() : { status: 409, event, reason: 'in_progress' };
     // Called here rather than through emit(), which drops their promises. A type without a dot is
     // never an event type, so a signed `type: 'handler_error'` reaches only the catch-all. A `once`
     // listener is taken out now (a concurrent event does not run it too) and put back if this event
@@ -210,7 +207,7 @@ export class WebhookReceiver extends Listeners {
         return this.#failed(event, 'handler_error', failed.reason, attempt);
       }
       try {
-        await store.add(id, this.#ttl, claim.token);
+        await bounded(store.add(id, this.#ttl, claim.token));
       } catch (error) {
         await claim.release();
         throw error;
@@ -226,9 +223,11 @@ export class WebhookReceiver extends Listeners {
     event: WebhookEvent,
     reason: 'handler_error' | 'store_error',
     error: unknown,
-    attempt: { over: boolean },
+    attempt: { over?: boolean },
   ): HandleResult {
+    // One report per attempt: a failure after the timeout's answer was given is not reported again.
     if (!attempt.over) this.#notify(reason, { id: event.id, type: event.type, error });
+    attempt.over = true;
     return { status: 500, event, reason };
   }
 

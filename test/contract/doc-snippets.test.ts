@@ -9,7 +9,7 @@
  * names it uses without declaring them itself. A block that is not meant to compile is marked on the line right above its
  * fence with `<!-- snippet: no-check — <why> -->`.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileVirtualFiles, root } from '../helpers/compile.js';
@@ -218,4 +218,41 @@ describe('documentation snippets compile against the public entries', () => {
       expect(diagnosticsOf(snippet, module)).toEqual([]);
     });
   }
+});
+
+// Issue 19: what a reader copies into a fleet must survive a fault. A node-redis client without an
+// 'error' listener ends the process when Redis goes away (every worker at once), and a manual-clock
+// sandbox served over listen() to clients waiting on the wall clock never slides its window (429 for
+// ever). Each block of the docs and each example that makes a Redis client, or serves a sandbox it
+// creates, is held to that.
+describe('copied snippets survive a Redis outage and a sliding window (issue 19)', () => {
+  const examples = readdirSync(`${root}examples`)
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => ({ name: `examples/${file}`, code: readFileSync(`${root}examples/${file}`, 'utf8') }));
+  const sources = [...snippets.map(({ name, code }) => ({ name, code })), ...examples];
+  const REDIS_CLIENT = /\b(createClient|createCluster)\(|\bnew (Redis|Cluster)\(/;
+
+  it('docs show both drivers, so both rules below have something to check', () => {
+    expect(sources.filter(({ code }) => /\bcreateClient\(/.test(code)).length).toBeGreaterThan(0);
+    expect(sources.filter(({ code }) => /\bnew Redis\(/.test(code)).length).toBeGreaterThan(0);
+    expect(
+      sources.filter(({ code }) => /createSandbox\(/.test(code) && /\.listen\(/.test(code)).length,
+    ).toBeGreaterThan(1);
+  });
+
+  it("every Redis client a snippet makes has an 'error' listener", () => {
+    const missing = sources.filter(({ code }) => REDIS_CLIENT.test(code) && !/\.on\('error',/.test(code));
+    expect(missing.map(({ name }) => name)).toEqual([]);
+  });
+
+  it('every sandbox a snippet serves over listen() runs on the clock its clients wait on', () => {
+    const manual = sources.filter(
+      ({ code }) =>
+        /createSandbox\(/.test(code) &&
+        /\.listen\(/.test(code) &&
+        !/mode: 'realtime'/.test(code) &&
+        !/clock: sandbox\.clientClock/.test(code),
+    );
+    expect(manual.map(({ name }) => name)).toEqual([]);
+  });
 });

@@ -1,5 +1,6 @@
 import { errorResponse, json, SandboxError } from '../http.js';
 import { foreignHost, ownHosts } from '../own-host.js';
+import { publicRateReport } from '../rate-report.js';
 import { runAction } from './actions.js';
 import { consoleAssets } from './assets.js';
 import { type ConsoleWorld, consoleSnapshot, statsByDay } from './world.js';
@@ -69,6 +70,7 @@ async function answer(world: ConsoleWorld, request: Request, url: URL): Promise<
     if (path === '/console.js') return asset('js');
     if (path === '/console.css') return asset('css');
     if (path === '/events') return eventStream(world);
+    if (path === '/rate') return json({ data: publicRateReport(world.rateReport()) });
   }
   if (path.startsWith('/api/')) {
     if (request.method !== 'POST')

@@ -2,6 +2,7 @@ import type { ActivityFeed } from '../activity.js';
 import type { CallStore } from '../calls.js';
 import type { Scheduler } from '../clock.js';
 import type { Deliverer } from '../delivery.js';
+import type { RateUsage } from '../rate-limit.js';
 import type { IncomingCallInit } from '../sandbox.js';
 import { computeStats } from '../stats.js';
 
@@ -16,6 +17,8 @@ export interface ConsoleWorld {
   simulateIncomingCall(init: IncomingCallInit): { id: string };
   /** Moves a manual clock and waits for the deliveries it causes. */
   advance(ms: number): Promise<void>;
+  /** `sandbox.rateReport()`, served at `/_console/rate`. */
+  rateReport(): RateUsage[];
 }
 
 /** Calls per day (`by_day` of GET /v2/calls/stats over every call), for the chart. */
