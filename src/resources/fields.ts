@@ -37,16 +37,21 @@ function isIsoDate(text: string): boolean {
   );
 }
 
+/**
+ * A string that matches `pattern`, or `error`. A refinement rather than `z.regex`: the same verdict and
+ * message, without zod's two string-format check types in every bundle.
+ */
+const matching = (pattern: RegExp, error: string) =>
+  z.string().check(z.refine((text: string) => pattern.test(text), { error }));
+
 /** A phone number in E.164 form (`+14155550123`). */
-export const e164 = () =>
-  z.string().check(z.regex(E164, { error: 'must be an E.164 number like +14155550123' }));
+export const e164 = () => matching(E164, 'must be an E.164 number like +14155550123');
 
 /**
  * An e-mail address, checked only for its shape (`local@domain`, no spaces): SPEC.md types it as a
  * string, and a stricter pattern refuses real addresses (`josé@example.com`, `user@例え.jp`).
  */
-export const emailAddress = () =>
-  z.string().check(z.regex(/^[^\s@]+@[^\s@]+$/, { error: 'must be an e-mail address' }));
+export const emailAddress = () => matching(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address');
 
 const ISO_DATE_ERROR = 'must be an ISO 8601 date like 2024-01-31 or 2024-01-31T09:00:00Z';
 
