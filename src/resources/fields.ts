@@ -152,9 +152,8 @@ export const httpUrl = () =>
     z.overwrite((url) => url.trim().replace(/[\t\n\r]/g, '')),
   );
 
-// The helpers below say with zod's own words (its issue messages, as zod-issues.ts renders them) what
-// zod's int, enum and minLength say, through one check each: those three types are ≈ 1 kB gzip of
-// zod in every browser bundle.
+// The helpers below say in the words the SDK has always used what zod's int, enum and minLength check,
+// through one check each: those three types are ≈ 1 kB gzip of zod in every browser bundle.
 
 /** An integer within bounds, for limits and page numbers. */
 export const intBetween = (min: number, max = Number.MAX_SAFE_INTEGER) =>
