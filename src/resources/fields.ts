@@ -148,8 +148,12 @@ function isHttpUrl(text: string): boolean {
  */
 export const httpUrl = () =>
   z.string({ error: URL_ERROR }).check(
-    z.refine(isHttpUrl, { error: URL_ERROR }),
-    z.overwrite((url) => url.trim().replace(/[\t\n\r]/g, '')),
+    // One check that refuses or rewrites: `z.overwrite` would add a zod check type to every bundle.
+    z.check<string>((payload) => {
+      const url = payload.value;
+      if (isHttpUrl(url)) payload.value = url.trim().replace(/[\t\n\r]/g, '');
+      else payload.issues.push({ code: 'custom', input: url, message: URL_ERROR });
+    }),
   );
 
 // The helpers below say in the words the SDK has always used what zod's int, enum and minLength check,
