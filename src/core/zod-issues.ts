@@ -21,6 +21,12 @@ const ECHO_LIMIT = 40;
 export const clip = (text: string, limit = ECHO_LIMIT) =>
   text.length > limit ? `${text.slice(0, limit)}…` : text;
 
+/** A refused string as a message quotes it: `"abc"`, or its first `limit` characters and its length. */
+export const quote = (text: string, limit: number) =>
+  text.length > limit
+    ? `${JSON.stringify(text.slice(0, limit))}… ${text.length} characters`
+    : JSON.stringify(text);
+
 export const joinPath = (parts: ReadonlyArray<PropertyKey>) =>
   parts
     .map((part) => clip(String(part)))

@@ -1,4 +1,5 @@
 import { type ApiVersion, ValidationError } from '../errors.js';
+import { quote } from '../zod-issues.js';
 
 /** Longest part of a refused path echoed in the error message. */
 const ECHO_LIMIT = 80;
@@ -96,9 +97,7 @@ function decodeLeniently(text: string): string {
 }
 
 function echo(path: unknown): string {
-  if (typeof path !== 'string') return `(${typeName(path)})`;
-  if (path.length <= ECHO_LIMIT) return JSON.stringify(path);
-  return `${JSON.stringify(path.slice(0, ECHO_LIMIT))}… ${path.length} characters`;
+  return typeof path === 'string' ? quote(path, ECHO_LIMIT) : `(${typeName(path)})`;
 }
 
 function typeName(value: unknown): string {
