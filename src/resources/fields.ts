@@ -5,12 +5,14 @@ import * as z from 'zod/mini';
 
 /**
  * A string enum that stays open: unknown values from a newer service pass through, while editors
- * still suggest the documented ones (`'answered' | … | (string & {})`).
+ * still suggest the documented ones (`'answered' | … | (string & {})`). The documented values are a
+ * type argument (or an array argument, for inference): nothing checks them at run time, so the SDK's
+ * schemas pass none and no bundle carries them.
  */
-export function openEnum<const Values extends readonly string[]>(
-  _documented: Values,
-): z.ZodMiniType<Values[number] | (string & {})> {
-  return z.string() as unknown as z.ZodMiniType<Values[number] | (string & {})>;
+export function openEnum<const Documented extends string>(
+  _documented?: readonly Documented[],
+): z.ZodMiniType<Documented | (string & {})> {
+  return z.string() as unknown as z.ZodMiniType<Documented | (string & {})>;
 }
 
 const E164 = /^\+[1-9]\d{1,14}$/;
