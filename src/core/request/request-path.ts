@@ -65,6 +65,9 @@ function badChar(char: string): string {
 }
 
 function segmentProblem(segment: string): string | undefined {
+  // Without `.` or `%` (most segments) no form below can be a dot-segment: the rest, which NFKC-folds
+  // and splits, costs a few µs per call. The characters are ASCII already (NOT_PATH_CHAR).
+  if (!/[.%]/.test(segment)) return undefined;
   let form = segment;
   for (let decoded = 0; ; decoded++) {
     // A server that decodes `%2F` or `%5C` splits there: each piece must then be no dot-segment either.
