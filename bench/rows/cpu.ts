@@ -3,9 +3,9 @@
 import ky from 'ky';
 import { recentCallsPage } from '../fixtures.js';
 import { compare, type Measured } from '../harness.js';
+import { BENCH_TOKEN } from '../peers.js';
 import { fmt, goal, type RowResult } from '../report.js';
 import type { SdkModule } from '../sdk.js';
-import { BENCH_TOKEN } from '../peers.js';
 import { listRecentContenders } from './list-recent.js';
 
 const BASE = 'http://127.0.0.1:9';
@@ -23,7 +23,11 @@ export async function cpuRow(sdk: SdkModule | undefined, baseline?: SdkModule): 
   const contenders = listRecentContenders(sdk, BASE, 'stub fetch + res.json() (floor)', stubFetch, baseline);
   // "ky alone" asks as a ky user writes it (prefixUrl, searchParams: ky then builds its Request twice);
   // this one sends the same request from a URL string, as the SDK does (one Request).
-  const kyUrl = ky.create({ retry: 0, headers: { authorization: `Bearer ${BENCH_TOKEN}` }, fetch: stubFetch });
+  const kyUrl = ky.create({
+    retry: 0,
+    headers: { authorization: `Bearer ${BENCH_TOKEN}` },
+    fetch: stubFetch,
+  });
   contenders.splice(3, 0, {
     name: 'ky alone, URL string',
     run: () => kyUrl(`${BASE}/v2/calls/recent?limit=100`).json(),
