@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defineConfig } from 'tsup';
 import { browserLoaders } from './scripts/lib/browser-loaders.js';
 import { inlineConsoleAssets } from './scripts/lib/console-assets.js';
+import { lazyKy } from './scripts/lib/lazy-ky.js';
 import { ownSourceMaps } from './scripts/lib/source-maps.js';
 
 /** The public entries (package.json `exports`). */
@@ -96,7 +97,8 @@ export default defineConfig([
     keepNames: true,
     sourcemap: true,
     target: 'node20',
-    esbuildPlugins: [inlineConsoleAssets],
+    // ky is evaluated at the first request, not when the package is loaded (scripts/lib/lazy-ky.ts).
+    esbuildPlugins: [inlineConsoleAssets, lazyKy],
     platform: 'node',
     noExternal: ['ky', 'zod', 'eventemitter3'],
     external: ['msw', 'redis', 'ioredis', /^node:/],

@@ -24,6 +24,14 @@ export interface Measured {
    * from the rest of the machine, for comparing small differences between contenders.
    */
   bestUsPerOp: number;
+  /**
+   * Median CPU microseconds per operation (`process.cpuUsage()`, user + system, over the round): the
+   * work done, whatever share of the cores the process got. On a machine that other processes load,
+   * wall time counts the time the process waited for a core; CPU time does not.
+   */
+  cpuUsPerOp: number;
+  /** CPU microseconds per operation of the round that used the least. */
+  bestCpuUsPerOp: number;
 }
 
 export interface CompareOptions {
@@ -44,29 +52,42 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-/** Runs `count` calls of `run`, awaiting only when `run` is asynchronous; returns elapsed ms. */
-async function timeRuns(run: () => unknown, count: number): Promise<number> {
+/** Runs `count` calls of `run`, awaiting only when `run` is asynchronous; returns elapsed and CPU ms. */
+async function timeRuns(run: () => unknown, count: number): Promise<{ ms: number; cpuMs: number }> {
+  const cpu = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < count; i++) {
     const result = run();
     if (isThenable(result)) await result;
   }
-  return performance.now() - start;
+  const ms = performance.now() - start;
+  const { user, system } = process.cpuUsage(cpu);
+  return { ms, cpuMs: (user + system) / 1000 };
 }
 
 export async function compare(contenders: Contender[], options: CompareOptions): Promise<Measured[]> {
   for (const contender of contenders) await timeRuns(contender.run, options.warmupRuns ?? 3);
   const samples = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+  const cpuSamples = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
   for (let round = 0; round < options.rounds; round++) {
     const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]!);
     for (const contender of order) {
-      const ms = await timeRuns(contender.run, options.runsPerRound);
+      const { ms, cpuMs } = await timeRuns(contender.run, options.runsPerRound);
       const ops = options.runsPerRound * (contender.opsPerRun ?? 1);
       samples.get(contender.name)!.push(ops / (ms / 1000));
+      cpuSamples.get(contender.name)!.push((cpuMs * 1000) / ops);
     }
   }
   return contenders.map(({ name }) => {
     const opsPerSec = median(samples.get(name)!);
-    return { name, opsPerSec, usPerOp: 1e6 / opsPerSec, bestUsPerOp: 1e6 / Math.max(...samples.get(name)!) };
+    const cpu = cpuSamples.get(name)!;
+    return {
+      name,
+      opsPerSec,
+      usPerOp: 1e6 / opsPerSec,
+      bestUsPerOp: 1e6 / Math.max(...samples.get(name)!),
+      cpuUsPerOp: median(cpu),
+      bestCpuUsPerOp: Math.min(...cpu),
+    };
   });
 }

@@ -4,37 +4,28 @@ import type { ValidationIssue } from './errors.js';
 
 const UNLOCALIZED = 'Invalid input';
 
-/** Readable English for a zod issue (zod/mini ships no locale, so its own text is only "Invalid input"). */
+/**
+ * Readable English for a zod issue (zod/mini ships no locale, so its own text is only "Invalid input").
+ * Only the codes the SDK's schemas produce are worded: their checks (fields.ts) carry their own
+ * messages, so zod's range, enum, format and union codes never reach here.
+ */
 function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
   // Optional fields never fail when absent, so an issue on `undefined` is a missing required field.
   if (valueAt(input, issue.path) === undefined && issue.code !== 'unrecognized_keys') return 'is required';
   if (issue.message !== UNLOCALIZED) return issue.message;
-  switch (issue.code) {
-    case 'invalid_type':
-      return `expected ${issue.expected}`;
-    case 'too_small':
-      return issue.origin === 'array'
-        ? `must have at least ${issue.minimum} item(s)`
-        : `must be ≥ ${issue.minimum}`;
-    case 'too_big':
-      return issue.origin === 'array'
-        ? `must have at most ${issue.maximum} item(s)`
-        : `must be ≤ ${issue.maximum}`;
-    case 'invalid_value':
-      return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
-    case 'invalid_format':
-      return `must be a valid ${issue.format}`;
-    case 'invalid_union':
-      return 'does not match any allowed form';
-    default:
-      return 'is invalid';
-  }
+  return issue.code === 'invalid_type' ? `expected ${issue.expected}` : 'is invalid';
 }
 
 /** Longest part of an input echoed in an error (a 5 MB key must not make a 5 MB message). */
 const ECHO_LIMIT = 40;
 export const clip = (text: string, limit = ECHO_LIMIT) =>
   text.length > limit ? `${text.slice(0, limit)}…` : text;
+
+/** A refused string as a message quotes it: `"abc"`, or its first `limit` characters and its length. */
+export const quote = (text: string, limit: number) =>
+  text.length > limit
+    ? `${JSON.stringify(text.slice(0, limit))}… ${text.length} characters`
+    : JSON.stringify(text);
 
 export const joinPath = (parts: ReadonlyArray<PropertyKey>) =>
   parts

@@ -3,7 +3,7 @@
  * inferred from them. `Calls` (calls.ts) describes the requests.
  */
 import * as z from 'zod/mini';
-import { CALL_STATUSES, type CallStatus } from '../shared/call-status.js';
+import type { CALL_STATUSES, CallStatus } from '../shared/call-status.js';
 import {
   anyObject,
   e164,
@@ -16,11 +16,11 @@ import {
   openEnum,
 } from './fields.js';
 
-const CallStatusSchema = openEnum(CALL_STATUSES);
+const CallStatusSchema = openEnum<(typeof CALL_STATUSES)[number]>();
 
 export type { CallStatus };
 
-const DirectionSchema = openEnum(['inbound', 'outbound']);
+const DirectionSchema = openEnum<'inbound' | 'outbound'>();
 
 /** One end of a call. `name` is optional: a bare number has none. */
 export const CallPartySchema = z.looseObject({
@@ -187,7 +187,7 @@ export const TransferredCallSchema = z.looseObject({
   /** The number or user id the call goes to. */
   transfer_to: z.string(),
   /** `blind` or `attended`. */
-  transfer_type: openEnum(['blind', 'attended']),
+  transfer_type: openEnum<'blind' | 'attended'>(),
 });
 /**
  * What `calls.transfer` returns: `{ id, status, transfer_to, transfer_type }`.

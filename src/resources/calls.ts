@@ -35,12 +35,16 @@ import { APIResource } from './resource.js';
  */
 function shortForm(call: unknown): boolean {
   const fields = call as Record<string, unknown> | null;
+  // Both ends spelled out, not a loop over ['from', 'to']: this runs for each call of every page.
   let short = false;
-  for (const end of ['from', 'to'])
-    if (typeof fields?.[end] === 'string') {
-      fields[end] = { number: fields[end] };
-      short = true;
-    }
+  if (typeof fields?.from === 'string') {
+    fields.from = { number: fields.from };
+    short = true;
+  }
+  if (typeof fields?.to === 'string') {
+    fields.to = { number: fields.to };
+    short = true;
+  }
   return short;
 }
 

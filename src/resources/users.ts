@@ -41,9 +41,9 @@ export const UserSchema = z.looseObject({
   /** E-mail address. */
   email: z.string(),
   /** `admin`, `user` or `guest`. */
-  role: openEnum(ROLES),
+  role: openEnum<(typeof ROLES)[number]>(),
   /** `pending` after creation, then `active` or `inactive`. */
-  status: openEnum(['active', 'inactive', 'pending']),
+  status: openEnum<'active' | 'inactive' | 'pending'>(),
   /** Phone number; not in the list form. */
   phone: z.optional(z.string()),
   /** Department; not in the list form. */

@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors.js';
+import { quote } from '../zod-issues.js';
 
 /** One id, named by its parameter: `{ userId }`. */
 type NamedId = Record<string, string>;
@@ -47,10 +48,7 @@ function encodeId(method: string, name: string, value: unknown): string {
 
 /** What was received, short: `"abc"`, `number -0`, `null`, `array`, `object`. */
 function describe(value: unknown): string {
-  if (typeof value === 'string') {
-    if (value.length <= ECHO_LIMIT) return JSON.stringify(value);
-    return `${JSON.stringify(value.slice(0, ECHO_LIMIT))}… ${value.length} characters`;
-  }
+  if (typeof value === 'string') return quote(value, ECHO_LIMIT);
   if (typeof value === 'number') return `number ${Object.is(value, -0) ? '-0' : String(value)}`;
   if (value === null) return 'null';
   return Array.isArray(value) ? 'array' : typeof value;

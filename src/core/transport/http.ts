@@ -215,11 +215,15 @@ export class HttpTransport implements Transport {
       // Only what differs from ky's defaults: each option given costs ky a merge.
       const options: Options = {
         method: exchange.method,
-        headers,
         timeout: exchange.timeout,
         context: { exchange },
         retry: retryOptions(exchange, this.#clock),
       };
+      // No headers (a GET without default or call headers) is no option: ky builds three `Headers` for one.
+      for (const _ in headers) {
+        options.headers = headers;
+        break;
+      }
       if (body !== undefined) options.body = body;
       if (exchange.signal !== undefined) options.signal = exchange.signal;
       response = await this.#ky(exchange.url, options);

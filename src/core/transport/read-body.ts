@@ -86,8 +86,11 @@ async function collectText(
       offset += chunk.byteLength;
     }
   }
-  return new TextDecoder().decode(bytes);
+  return decoder.decode(bytes);
 }
+
+/** One for every body: `decode` without `stream` keeps no state between calls, and a new one costs µs. */
+const decoder = new TextDecoder();
 
 function tooLarge(exchange: Exchange, status: number): ResponseValidationError {
   const message = 'longer than maxResponseBytes';
