@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { TelephonyClient } from '../src/index.js';
 import { createSandbox } from '../src/testing/index.js';
+import { toPalettePng } from './lib/png-palette.js';
 import { CHROMIUM } from './runtimes/browser.js';
 
 const images = fileURLToPath(new URL('../docs/images/', import.meta.url));
@@ -76,7 +77,10 @@ try {
   await page.locator('li.event details[open] summary').click();
   await page.evaluate(() => document.getElementById('deliveries-section')?.scrollIntoView());
   await page.screenshot({ path: `${images}console-phone.png` });
-  console.log(`saved ${images}console.png and ${images}console-phone.png`);
+  for (const name of ['console.png', 'console-phone.png']) {
+    const { before, after } = toPalettePng(`${images}${name}`);
+    console.log(`saved ${images}${name}: ${after} bytes (${before} as Chromium wrote it)`);
+  }
 } finally {
   await browser.close();
   await server.close();

@@ -187,8 +187,9 @@ function eventNode(event) {
     meta: el('span', { class: 'meta' }),
     attempts: el('ol', { class: 'attempts', 'aria-label': `Attempts of ${label}` }),
     signature: el('pre', { class: 'signature' }),
-    body: el('pre', { class: 'payload' }),
-    curl: el('pre', { class: 'curl' }),
+    // Focusable: a region that scrolls must scroll from the keyboard too.
+    body: el('pre', { class: 'payload', tabindex: '0', 'aria-label': `Body of ${label}` }),
+    curl: el('pre', { class: 'curl', tabindex: '0', 'aria-label': `${label} as curl` }),
   };
   const resend = button('Resend', `Resend ${label}`, () => resendEvent(event));
   const copyCurl = button('Copy as curl', `Copy as curl ${label}`, () =>

@@ -14,9 +14,17 @@ const HOOKS = 'http://127.0.0.1:9/hooks';
 const register = (sandbox: Sandbox) =>
   registerWebhook(sandbox, { url: HOOKS, events: ['call.incoming'], secret: 'whsec_test' });
 
-/** A sandbox whose receiver answers `answers` in order, then 200. */
-function answering(answers: number[]) {
-  return consoleOf({ deliveryFetch: async () => new Response(null, { status: answers.shift() ?? 200 }) });
+/**
+ * A sandbox whose receiver answers each event by its id: `answers[id]` in order, then 200. By id,
+ * not by arrival: attempts made together reach the receiver in any order.
+ */
+function answering(answers: Record<string, number[]>) {
+  return consoleOf({
+    deliveryFetch: async (_url, init) => {
+      const { id } = JSON.parse(String(init?.body)) as { id: string };
+      return new Response(null, { status: answers[id]?.shift() ?? 200 });
+    },
+  });
 }
 
 const attempts = (sandbox: Sandbox) =>
@@ -30,7 +38,7 @@ const attempts = (sandbox: Sandbox) =>
 
 describe('resending from the console', () => {
   it('resends a delivered event and one whose re-deliveries ran out: one attempt each, by hand, none scheduled', async () => {
-    const { sandbox, post } = answering([200, 500, 500, 500, 500, 500, 500, 500, 500]);
+    const { sandbox, post } = answering({ evt_00000001: [200, 500], evt_00000002: Array(7).fill(500) });
     await register(sandbox);
     sandbox.simulateIncomingCall({ from: '+15557654321' });
     sandbox.simulateIncomingCall({ from: '+15557654322' });
@@ -60,7 +68,7 @@ describe('resending from the console', () => {
   });
 
   it('"resend all failed" resends each event whose latest answer was not a 200, and only those', async () => {
-    const { sandbox, post } = answering([500, 200, 503]);
+    const { sandbox, post } = answering({ evt_00000001: [500], evt_00000003: [503] });
     await register(sandbox);
     for (const from of ['+15557654321', '+15557654322', '+15557654323'])
       sandbox.simulateIncomingCall({ from });
@@ -116,7 +124,7 @@ describe('calls from the console', () => {
 
 describe('webhooks in the console', () => {
   it('lists webhooks without secrets, streams each change, deletes one and sends a signed test event', async () => {
-    const { sandbox, handle, post } = answering([]);
+    const { sandbox, handle, post } = answering({});
     const first = await register(sandbox);
     const response = await handle(new Request(`${ORIGIN}/_console/events`));
     const reader = response.body?.getReader();
