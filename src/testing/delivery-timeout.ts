@@ -3,7 +3,7 @@ const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
 /** How much of the receiver's answer body is kept: enough to read an error page or a JSON reason. */
 export const KEPT_BODY_BYTES = 4096;
 
-/** What the receiver answered: its headers and the first {@link KEPT_BODY_BYTES} bytes of its body. */
+/** What the receiver answered: its headers and the first 4 096 bytes of its body. */
 export interface DeliveryResponse {
   /** Response headers, names in lower case. */
   headers: Record<string, string>;
@@ -16,10 +16,18 @@ export interface DeliveryResponse {
 /** Why no answer came: nothing listening, no answer in time, the connection dropped, or anything else. */
 export type NoAnswerCause = 'refused' | 'timed out' | 'reset' | 'failed';
 
+/** Why an attempt got no answer. */
+export interface NoAnswer {
+  /** `refused` (nothing listening), `timed out` (past `deliveryTimeout`), `reset` (connection dropped) or `failed`. */
+  cause: NoAnswerCause;
+  /** The error's message, e.g. `fetch failed: connect ECONNREFUSED 127.0.0.1:3000`. */
+  message: string;
+}
+
 /** The outcome of one POST: an answer, or the reason there was none. */
 export type AttemptOutcome =
   | { status: number; response: DeliveryResponse; noAnswer: null }
-  | { status: null; response: null; noAnswer: { cause: NoAnswerCause; message: string } };
+  | { status: null; response: null; noAnswer: NoAnswer };
 
 /** Posts once and reads the answer; bounded in time. */
 export type AttemptPoster = (url: string, init: RequestInit) => Promise<AttemptOutcome>;

@@ -1,5 +1,5 @@
 import type { Scheduler } from './clock.js';
-import type { AttemptPoster, DeliveryResponse, NoAnswerCause } from './delivery-timeout.js';
+import type { AttemptPoster, DeliveryResponse, NoAnswer } from './delivery-timeout.js';
 import { serviceSignature } from './signature.js';
 
 /** Waits before each re-delivery after a non-200 answer: 10 s, 20 s, 40 s, 80 s, 160 s. */
@@ -38,7 +38,7 @@ export interface Delivery {
   /** What the receiver answered (headers, the first 4 KiB of its body), or null when no answer came. */
   response: DeliveryResponse | null;
   /** Why no answer came (`refused`, `timed out`, `reset`, `failed`) and the error's message; null after an answer. */
-  noAnswer: { cause: NoAnswerCause; message: string } | null;
+  noAnswer: NoAnswer | null;
   /** True for an attempt asked for by hand (the console's resend): it schedules no re-delivery. */
   resent: boolean;
 }
