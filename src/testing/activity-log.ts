@@ -12,7 +12,7 @@ export function logLine(record: ActivityRecord): string | undefined {
     return `${at} ${record.method} ${record.path} ${record.status} ${record.principal?.label ?? '-'}`;
   }
   if (record.kind === 'delivery') {
-    const answer = record.status === null ? 'no answer' : String(record.status);
+    const answer = record.noAnswer ? `no answer (${record.noAnswer.cause})` : String(record.status);
     const next = record.nextAttemptAt === null ? '' : `, re-delivery at ${clockTime(record.nextAttemptAt)}`;
     return `${at} ${record.type} → ${record.url} ${answer} (attempt ${record.attempt}${next})`;
   }

@@ -1,4 +1,5 @@
 import type { CallStatus } from './calls.js';
+import type { Delivery } from './delivery.js';
 
 /** Who made a request, as the console and the CLI log may show it: never a secret. */
 export interface PrincipalView {
@@ -41,6 +42,14 @@ export interface DeliveryRecord {
   signature: string;
   /** When the next re-delivery is due (sandbox time), `null` when none will be made. */
   nextAttemptAt: number | null;
+  /** Wall-clock ms the receiver took to answer (or the attempt to fail). */
+  latencyMs: number;
+  /** The receiver's headers and the start of its body; `null` when no answer came. */
+  response: Delivery['response'];
+  /** Why no answer came; `null` after an answer. */
+  noAnswer: Delivery['noAnswer'];
+  /** Sent again by hand from the console. */
+  resent: boolean;
 }
 
 /** A call's status change (`previous` null: the call was created). */

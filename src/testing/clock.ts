@@ -45,8 +45,10 @@ export class Scheduler implements SandboxClock {
   }
 
   /**
-   * Work to await before each due timer is picked: a webhook delivery in flight schedules its
-   * re-delivery only when its answer arrives, and `advance()` must see that timer.
+   * Work `advance()` awaits before each due timer is picked: a webhook delivery in flight
+   * schedules its re-delivery only when its answer arrives, and `advance()` must see that timer.
+   * The real-time ticker never awaits it: deliveries run beside the wall clock, so a receiver
+   * that does not answer cannot hold back a call's transitions for its delivery time-out.
    */
   settleWith(settle: () => Promise<void>): void {
     this.#settle = settle;
@@ -56,7 +58,7 @@ export class Scheduler implements SandboxClock {
   schedule(delayMs: number, run: () => void | Promise<void>): void {
     this.#timers.push({ at: this.now() + delayMs, seq: this.#seq++, run });
     if (this.#realtime && !this.#ticker) {
-      this.#ticker = setInterval(() => void this.#runDue(this.now()), 50);
+      this.#ticker = setInterval(() => void this.#runDue(this.now(), false), 50);
       // The ticker must not keep a CLI or test process alive on its own.
       (this.#ticker as { unref?: () => void }).unref?.();
     }
@@ -65,7 +67,7 @@ export class Scheduler implements SandboxClock {
   async advance(ms: number): Promise<void> {
     if (!(ms >= 0)) throw new RangeError('advance(ms) needs a non-negative number of milliseconds');
     const target = this.now() + ms;
-    await this.#runDue(target);
+    await this.#runDue(target, true);
     this.#moveTo(target);
   }
 
@@ -75,9 +77,9 @@ export class Scheduler implements SandboxClock {
     this.#ticker = undefined;
   }
 
-  async #runDue(target: number): Promise<void> {
+  async #runDue(target: number, settle: boolean): Promise<void> {
     for (;;) {
-      await this.#settle();
+      if (settle) await this.#settle();
       const next = this.#nextDue(target);
       if (!next) return;
       this.#timers.splice(this.#timers.indexOf(next), 1);

@@ -1,4 +1,5 @@
 import type { Scheduler } from './clock.js';
+import type { AttemptPoster, DeliveryResponse, NoAnswer } from './delivery-timeout.js';
 import { serviceSignature } from './signature.js';
 
 /** Waits before each re-delivery after a non-200 answer: 10 s, 20 s, 40 s, 80 s, 160 s. */
@@ -32,6 +33,14 @@ export interface Delivery {
   signature: string;
   /** Sandbox time of the attempt, ms since the epoch. */
   at: number;
+  /** Wall-clock ms from sending to the answer read (or to giving up). */
+  latencyMs: number;
+  /** What the receiver answered (headers, the first 4 KiB of its body), or null when no answer came. */
+  response: DeliveryResponse | null;
+  /** Why no answer came (`refused`, `timed out`, `reset`, `failed`) and the error's message; null after an answer. */
+  noAnswer: NoAnswer | null;
+  /** True for an attempt asked for by hand (the console's resend): it schedules no re-delivery. */
+  resent: boolean;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
@@ -56,16 +65,32 @@ interface Retry {
   attempt: number;
 }
 
+/** An event sent to a URL, as kept for a resend: its secret, attempts made, the latest status. */
+interface Sent {
+  event: SandboxEvent;
+  url: string;
+  secret: string;
+  attempts: number;
+  /** The latest answer's status (null: none, or still in flight). */
+  status: number | null;
+  inFlight: number;
+}
+
+/** How many (event, URL) pairs are kept for a resend; older ones can no longer be resent. */
+const KEPT_SENT = 1000;
+
 /** Posts signed events and re-delivers them on the sandbox clock until a 200 or the retries run out. */
 export class Deliverer {
   readonly deliveries: Delivery[] = [];
   readonly #pending = new Set<Promise<void>>();
   /** Re-deliveries waiting for their time (two webhooks may share a URL: each has its own). */
   readonly #retries = new Set<Retry>();
+  /** By `${event id} ${url}`, oldest first. */
+  readonly #sent = new Map<string, Sent>();
 
   constructor(
     private readonly clock: Scheduler,
-    private readonly post: typeof fetch,
+    private readonly post: AttemptPoster,
     private readonly onAttempt: AttemptListener = () => {},
   ) {}
 
@@ -80,7 +105,32 @@ export class Deliverer {
   }
 
   send(event: SandboxEvent, url: string, secret: string): void {
+    const key = `${event.id} ${url}`;
+    this.#sent.delete(key);
+    this.#sent.set(key, { event, url, secret, attempts: 0, status: null, inFlight: 0 });
+    // Bounded: a long-running CLI sandbox keeps the latest pairs only.
+    if (this.#sent.size > KEPT_SENT) this.#sent.delete(this.#sent.keys().next().value ?? '');
     this.#attempt(event, url, secret, 1);
+  }
+
+  /**
+   * Sends `eventId` to `url` again now, whatever became of it: a waiting re-delivery is made now
+   * (its schedule goes on), otherwise — delivered, or re-deliveries exhausted — one more attempt
+   * is made by hand, numbered after the last, that schedules none. False when it is not known.
+   */
+  resend(eventId: string, url: string): boolean {
+    if (this.redeliverNow(eventId, url)) return true;
+    const sent = this.#sent.get(`${eventId} ${url}`);
+    if (!sent) return false;
+    this.#attempt(sent.event, url, sent.secret, sent.attempts + 1, true);
+    return true;
+  }
+
+  /** Resends every (event, URL) whose latest answer was not a 200 and that has none in flight; the count. */
+  resendFailed(): number {
+    const failed = [...this.#sent.values()].filter((sent) => sent.status !== 200 && sent.inFlight === 0);
+    for (const sent of failed) this.resend(sent.event.id, sent.url);
+    return failed.length;
   }
 
   /** Resolves once no delivery is in flight (timers waiting for re-delivery do not count). */
@@ -88,31 +138,37 @@ export class Deliverer {
     while (this.#pending.size > 0) await Promise.all(this.#pending);
   }
 
-  #attempt(event: SandboxEvent, url: string, secret: string, attempt: number): void {
-    const run = this.#post(event, url, secret, attempt).finally(() => this.#pending.delete(run));
+  #attempt(event: SandboxEvent, url: string, secret: string, attempt: number, resent = false): void {
+    const sent = this.#sent.get(`${event.id} ${url}`);
+    if (sent) {
+      sent.attempts = Math.max(sent.attempts, attempt);
+      sent.inFlight++;
+    }
+    const run = this.#post(event, url, secret, attempt, resent).finally(() => this.#pending.delete(run));
     this.#pending.add(run);
   }
 
-  async #post(event: SandboxEvent, url: string, secret: string, attempt: number): Promise<void> {
+  async #post(event: SandboxEvent, url: string, secret: string, attempt: number, resent: boolean) {
     const body = JSON.stringify(event);
     const at = this.clock.now();
     const signature = await serviceSignature(body, secret, Math.floor(at / 1000));
-    let status: number | null = null;
-    try {
-      const response = await this.post(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'service-signature': signature },
-        body,
-      });
-      status = response.status;
-      await response.body?.cancel();
-    } catch {
-      status = null;
-    }
-    const delivery = { event, url, attempt, status, body, signature, at };
+    const started = performance.now();
+    const outcome = await this.post(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'service-signature': signature },
+      body,
+    });
+    const latencyMs = Math.round(performance.now() - started);
+    const { status } = outcome;
+    const delivery = { event, url, attempt, body, signature, at, latencyMs, ...outcome, resent };
     this.deliveries.push(delivery);
+    const sent = this.#sent.get(`${event.id} ${url}`);
+    if (sent) {
+      sent.inFlight--;
+      sent.status = status;
+    }
     const delay = RETRY_DELAYS_MS[attempt - 1];
-    if (status === 200 || delay === undefined) {
+    if (status === 200 || delay === undefined || resent) {
       this.onAttempt(delivery, null);
       return;
     }

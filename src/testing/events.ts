@@ -2,7 +2,7 @@ import { detailForm } from './call-forms.js';
 import { type CallStatus, type CallStore, isoTime, type StoredCall } from './calls.js';
 import type { Scheduler } from './clock.js';
 import type { Deliverer } from './delivery.js';
-import type { Webhooks } from './webhooks.js';
+import type { StoredWebhook, Webhooks } from './webhooks.js';
 
 /**
  * The webhook events a status change emits, in order. A call sent to voicemail is missed and leaves
@@ -63,6 +63,17 @@ export class CallNotifier {
     const event = this.#event('call.status_changed', data);
     for (const url of urls) this.deliverer.send(event, url, this.callbackSecret);
   };
+
+  /**
+   * Sends `webhook` a `webhook.test` event (`data.webhook`: its id, URL and event types), signed
+   * and re-delivered like any other: the console's "send a test event".
+   */
+  sendTest(webhook: StoredWebhook): string {
+    const { id, url, events } = webhook;
+    const event = this.#event('webhook.test', { webhook: { id, url, events } });
+    this.deliverer.send(event, url, webhook.secret);
+    return event.id;
+  }
 
   #event(type: string, data: Record<string, unknown>) {
     const id = `evt_${String(this.#next++).padStart(8, '0')}`;

@@ -4,6 +4,7 @@ export type { CorsOption } from './cors.js';
 export type { SandboxApiKey, SandboxClient } from './credentials.js';
 export type { Delivery, SandboxEvent } from './delivery.js';
 export { RETRY_DELAYS_MS } from './delivery.js';
+export type { DeliveryResponse, NoAnswer, NoAnswerCause } from './delivery-timeout.js';
 export type { MswHttp, MswMount } from './msw.js';
 export type { ListeningSandbox } from './node-server.js';
 export type { Plan, SandboxPlan } from './plans.js';

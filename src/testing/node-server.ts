@@ -65,6 +65,18 @@ function refuseHost(request: Request, reason: string): Response {
   );
 }
 
+/** Resolves once `res` can take more, or is closed. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.destroyed) return resolve();
+    const done = () => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.once('drain', done).once('close', done);
+  });
+}
+
 async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const headers = Object.fromEntries(response.headers);
   // A body still arriving was refused or cut off (401, 403, 413): closing the connection after the
@@ -78,7 +90,10 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
   // An event stream never ends by itself: written as it comes, cancelled when the client leaves.
   const reader = response.body.getReader();
   res.once('close', () => void reader.cancel().catch(() => {}));
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) res.write(chunk.value);
+  // Backpressure: nothing more is read from the stream until the socket has taken what it has.
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    if (!res.write(chunk.value)) await drained(res);
+  }
   res.end();
 }
 

@@ -53,6 +53,10 @@ export const recordDelivery =
       body: delivery.body,
       signature: delivery.signature,
       nextAttemptAt,
+      latencyMs: delivery.latencyMs,
+      response: delivery.response,
+      noAnswer: delivery.noAnswer,
+      resent: delivery.resent,
     });
 
 /** Records a call's status change. */

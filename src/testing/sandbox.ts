@@ -210,7 +210,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   };
   const sandboxClock: SandboxClock = { now: () => clock.now(), advance };
   const consoleWorld: ConsoleWorld = {
-    ...{ activity, calls, deliverer, clock, advance },
+    ...{ activity, calls, deliverer, webhooks, notifier, clock, advance, accountNumber },
     manualClock: options.clock?.mode !== 'realtime',
     simulateIncomingCall: (init) => sandbox.simulateIncomingCall(init),
     rateReport: () => world.rateLimiter.report(),

@@ -27,8 +27,34 @@ function randomSecret(): string {
 /** POST /v2/webhooks and the list of registrations events are fanned out to. */
 export class Webhooks {
   readonly registered: StoredWebhook[] = [];
+  readonly #listeners = new Set<() => void>();
+  #next = 1;
 
   constructor(private readonly now: () => string) {}
+
+  /** Calls `listener` after each registration or removal; returns the function that stops it. */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Removes webhook `id` (the console's delete); false when there is none. */
+  remove(id: string): boolean {
+    const index = this.registered.findIndex((webhook) => webhook.id === id);
+    if (index < 0) return false;
+    this.registered.splice(index, 1);
+    this.#changed();
+    return true;
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) {
+      // A listener (a console tab) must never break the registration it hears of.
+      try {
+        listener();
+      } catch {}
+    }
+  }
 
   async create(request: Request, principal: Principal) {
     requireScope(principal, 'calls:read', 'calls:write');
@@ -48,7 +74,8 @@ export class Webhooks {
     }
     const given = optionalString(body, 'secret');
     const webhook: StoredWebhook = {
-      id: `wh_${String(this.registered.length + 1).padStart(6, '0')}`,
+      // Counted, not the list's length: a removed webhook's id is never given again.
+      id: `wh_${String(this.#next++).padStart(6, '0')}`,
       url,
       events: events as string[],
       description: optionalString(body, 'description') ?? null,
@@ -56,6 +83,7 @@ export class Webhooks {
       created_at: this.now(),
     };
     this.registered.push(webhook);
+    this.#changed();
     const { secret, ...shown } = webhook;
     // A secret the client chose is never echoed; one the sandbox generated is shown once, here.
     return success({ webhook: given ? shown : { ...shown, secret } });

@@ -1,8 +1,9 @@
-import { endCall, transferCall } from '../calls-routes.js';
+import { createCall, endCall, transferCall } from '../calls-routes.js';
 import type { Principal } from '../credentials.js';
-import { json, notFound, readJsonObject, SandboxError } from '../http.js';
+import { invalid, json, notFound, readJsonObject, SandboxError } from '../http.js';
 import { decodeSegment } from '../router.js';
-import { e164, enumValue, onlyFields, requiredString } from '../validate.js';
+import { e164, enumValue, onlyFields } from '../validate.js';
+import { resend, resendFailed, webhookAction } from './webhook-actions.js';
 import type { ConsoleWorld } from './world.js';
 
 /** How long a call simulated from the console rings before its outcome (answered, missed, voicemail). */
@@ -48,15 +49,14 @@ async function advance(world: ConsoleWorld, request: Request): Promise<Response>
   return json({ now: world.clock.now() });
 }
 
-async function redeliver(world: ConsoleWorld, request: Request): Promise<Response> {
-  const body = await readJsonObject(request);
-  onlyFields(body, ['eventId', 'url']);
-  const eventId = requiredString(body, 'eventId');
-  const url = requiredString(body, 'url');
-  if (!world.deliverer.redeliverNow(eventId, url)) {
-    throw notFound(`No re-delivery of ${eventId} to ${url} is waiting`);
-  }
-  return json({ redelivering: { eventId, url } }, 202);
+/** What the console's answer, miss and voicemail buttons do to a ringing call. */
+const SETTLE = { answer: 'answered', miss: 'missed', voicemail: 'voicemail' } as const;
+
+function settle(world: ConsoleWorld, id: string, verb: keyof typeof SETTLE): Response {
+  const call = world.calls.get(id);
+  if (call.status !== 'ringing') throw invalid(`Call ${id} is ${call.status}, not ringing`);
+  world.calls.settleRinging(id, SETTLE[verb]);
+  return json({ call: { id, status: call.status } });
 }
 
 /** Runs the console action at `action` (the path after /api/); unknown actions are 404. */
@@ -67,10 +67,18 @@ export function runAction(
 ): Promise<Response> | Response {
   if (action === 'incoming') return incoming(world, request);
   if (action === 'advance') return advance(world, request);
-  if (action === 'redeliver') return redeliver(world, request);
-  const call = /^calls\/([^/]+)\/(end|transfer)$/.exec(action);
+  if (action === 'redeliver') return resend(world, request, true);
+  if (action === 'resend') return resend(world, request, false);
+  if (action === 'resend-failed') return resendFailed(world, request);
+  // Placed as the API places it, as an administrator of the account, from its number.
+  if (action === 'calls') return createCall(world.calls, request, CONSOLE_PRINCIPAL, world.accountNumber);
+  const webhook = /^webhooks\/([^/]+)\/(delete|test)$/.exec(action);
+  if (webhook) return webhookAction(world, decodeSegment(webhook[1] ?? ''), webhook[2] ?? '');
+  const call = /^calls\/([^/]+)\/(end|transfer|answer|miss|voicemail)$/.exec(action);
   const id = decodeSegment(call?.[1] ?? '');
-  if (call?.[2] === 'end') return endCall(world.calls, id, CONSOLE_PRINCIPAL);
-  if (call?.[2] === 'transfer') return transferCall(world.calls, id, request, CONSOLE_PRINCIPAL);
+  const verb = call?.[2];
+  if (verb === 'end') return endCall(world.calls, id, CONSOLE_PRINCIPAL);
+  if (verb === 'transfer') return transferCall(world.calls, id, request, CONSOLE_PRINCIPAL);
+  if (verb === 'answer' || verb === 'miss' || verb === 'voicemail') return settle(world, id, verb);
   throw notFound(`No console action ${action}`);
 }

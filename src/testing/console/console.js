@@ -1,18 +1,31 @@
 // The sandbox console: live state from server-sent events (`events`), actions as JSON POSTs (`api/…`).
 // Served by the sandbox itself; no dependency, no build step.
+//
+// Live updates never rebuild what the user is looking at: each event's row is made once and then
+// updated in place (new ones are added at the top), so an expanded row stays open, focus stays on
+// its control, and the browser's scroll anchoring keeps the user's place.
 
 const IN_PROGRESS = ['initiating', 'ringing', 'answered', 'transferring'];
 const STATE_ORDER = [...IN_PROGRESS, 'completed', 'ended', 'missed', 'voicemail'];
-const SHOWN_ROWS = 200;
+/** The page's own history is bounded like the server's: the latest of each, oldest dropped first. */
+const KEPT = { requests: 200, events: 300, calls: 500, attemptsPerEvent: 50 };
+const CALLS_SHOWN_PER_STATE = 20;
+/** A notice that is not an error clears itself after this long. */
+const NOTICE_MS = 6000;
+const NO_ANSWER = { refused: 'connection refused', 'timed out': 'timed out', reset: 'connection reset' };
 
 const state = {
   now: 0,
   nowReceivedAt: 0,
   manualClock: true,
+  /** Highest record seq seen: a fresh snapshot (after a reconnect) only adds what is newer. */
+  lastSeq: 0,
   requests: [],
-  deliveries: [],
+  /** @type {Map<string, ReturnType<typeof newEvent>>} by `${eventId} ${url}`, oldest first */
+  events: new Map(),
   /** @type {Map<string, {id: string, direction: string, from: string, to: string, status: string, transitions: {status: string, at: number}[]}>} */
   calls: new Map(),
+  webhooks: [],
   stats: [],
 };
 
@@ -35,6 +48,15 @@ function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+/** A button whose accessible name starts with its text (`label`) and says what it acts on. */
+function button(text, label, onclick, { id, primary = false } = {}) {
+  return el(
+    'button',
+    { type: 'button', class: primary ? undefined : 'secondary', id, 'aria-label': label, onclick },
+    text,
+  );
+}
+
 function svg(tag, attributes = {}, ...children) {
   const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
@@ -42,13 +64,18 @@ function svg(tag, attributes = {}, ...children) {
   return node;
 }
 
+let noticeTimer;
 function notify(message, isError = false) {
   const notice = $('notice');
   notice.textContent = message;
   notice.classList.toggle('error', isError);
+  $('notice-close').hidden = message === '';
+  clearTimeout(noticeTimer);
+  // An error stays until dismissed or replaced: it may need reading twice.
+  if (message !== '' && !isError) noticeTimer = setTimeout(() => notify(''), NOTICE_MS);
 }
 
-async function act(action, body) {
+async function act(action, body = {}) {
   try {
     const response = await fetch(`api/${action}`, {
       method: 'POST',
@@ -67,6 +94,15 @@ async function act(action, body) {
   }
 }
 
+async function copy(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    notify(`Copied ${what}`);
+  } catch {
+    notify(`Could not copy ${what}: select it in the row's details instead`, true);
+  }
+}
+
 function setNow(now) {
   state.now = now;
   state.nowReceivedAt = Date.now();
@@ -75,6 +111,243 @@ function setNow(now) {
 function currentNow() {
   return state.manualClock ? state.now : state.now + (Date.now() - state.nowReceivedAt);
 }
+
+/** Keeps the newest `limit` entries of a Map (insertion order: oldest first); calls `dropped` on each removed. */
+function trim(map, limit, dropped = () => {}) {
+  for (const [key, value] of map) {
+    if (map.size <= limit) return;
+    map.delete(key);
+    dropped(value);
+  }
+}
+
+// ——— Deliveries: one row per event and URL, its attempts inside ———
+
+/** A shell-quoted word: the curl command must survive any body. */
+const quote = (text) => `'${String(text).replaceAll("'", `'\\''`)}'`;
+
+function curlOf(attempt) {
+  return [
+    `curl -sS -X POST ${quote(attempt.url)}`,
+    `-H ${quote('content-type: application/json')}`,
+    `-H ${quote(`service-signature: ${attempt.signature}`)}`,
+    `--data-raw ${quote(attempt.body)}`,
+  ].join(' \\\n  ');
+}
+
+function pretty(body) {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
+function callIdOf(body) {
+  try {
+    return JSON.parse(body).data?.call?.id ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function answerText(attempt) {
+  if (attempt.noAnswer) return `no answer: ${NO_ANSWER[attempt.noAnswer.cause] ?? attempt.noAnswer.message}`;
+  return attempt.status === 200 ? '200' : `failed: ${attempt.status}`;
+}
+
+/** delivered (a 200), retrying (a re-delivery is due) or gave up (none will follow). */
+function finalState(event) {
+  const latest = event.attempts.at(-1);
+  if (latest.status === 200) return 'delivered';
+  return latest.nextAttemptAt === null ? 'gave up' : 'retrying';
+}
+
+function newEvent(record) {
+  const key = `${record.eventId} ${record.url}`;
+  const event = {
+    key,
+    eventId: record.eventId,
+    type: record.type,
+    url: record.url,
+    callId: callIdOf(record.body),
+    attempts: [],
+    node: undefined,
+  };
+  event.node = eventNode(event);
+  return event;
+}
+
+/** The row of an event, made once; `updateEvent` changes its text in place. */
+function eventNode(event) {
+  const label = `${event.eventId} to ${event.url}`;
+  const parts = {
+    badge: el('span', { class: 'badge' }),
+    answer: el('span', { class: 'answer' }),
+    meta: el('span', { class: 'meta' }),
+    attempts: el('ol', { class: 'attempts', 'aria-label': `Attempts of ${label}` }),
+    signature: el('pre', { class: 'signature' }),
+    // Focusable: a region that scrolls must scroll from the keyboard too.
+    body: el('pre', { class: 'payload', tabindex: '0', 'aria-label': `Body of ${label}` }),
+    curl: el('pre', { class: 'curl', tabindex: '0', 'aria-label': `${label} as curl` }),
+  };
+  const resend = button('Resend', `Resend ${label}`, () => resendEvent(event));
+  const copyCurl = button('Copy as curl', `Copy as curl ${label}`, () =>
+    copy(curlOf(event.attempts.at(-1)), `${event.eventId} as curl`),
+  );
+  const copyBody = button('Copy body', `Copy body of ${label}`, () =>
+    copy(event.attempts.at(-1).body, `the body of ${event.eventId}`),
+  );
+  const li = el(
+    'li',
+    { class: 'event', 'data-key': event.key, 'aria-label': label },
+    el(
+      'div',
+      { class: 'event-head' },
+      parts.badge,
+      parts.answer,
+      el('strong', { class: 'type' }, event.type),
+      el('code', {}, event.eventId),
+      event.callId ? el('span', { class: 'call-id' }, event.callId) : undefined,
+      el('span', { class: 'url' }, event.url),
+      parts.meta,
+    ),
+    el('div', { class: 'event-actions' }, resend, copyCurl),
+    el(
+      'details',
+      {},
+      el('summary', {}, 'Attempts, body and signature'),
+      parts.attempts,
+      el('h3', {}, 'Sent'),
+      parts.signature,
+      el('div', { class: 'payload-head' }, el('span', {}, 'Body'), copyBody),
+      parts.body,
+      el('h3', {}, 'As curl'),
+      parts.curl,
+    ),
+  );
+  event.parts = parts;
+  return li;
+}
+
+function attemptNode(attempt) {
+  const answer = attempt.response;
+  const headers = answer ? Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}`) : [];
+  return el(
+    'li',
+    { class: attempt.status === 200 ? 'ok' : 'failed' },
+    el(
+      'p',
+      {},
+      `#${attempt.attempt} at ${time(attempt.at)}: `,
+      el('strong', {}, answerText(attempt)),
+      ` in ${attempt.latencyMs} ms`,
+      attempt.resent ? ' (resent by hand)' : '',
+    ),
+    attempt.noAnswer ? el('p', { class: 'why' }, attempt.noAnswer.message) : undefined,
+    answer
+      ? el('pre', { 'aria-label': `Response headers of attempt ${attempt.attempt}` }, headers.join('\n'))
+      : undefined,
+    answer
+      ? el(
+          'pre',
+          { 'aria-label': `Response body of attempt ${attempt.attempt}` },
+          answer.body === '' ? '(empty body)' : answer.body,
+          answer.truncated ? '\n… (first 4 KiB)' : '',
+        )
+      : undefined,
+  );
+}
+
+function updateEvent(event) {
+  const latest = event.attempts.at(-1);
+  const final = finalState(event);
+  const { parts } = event;
+  parts.badge.textContent = final;
+  parts.badge.className = `badge ${final.replace(' ', '-')}`;
+  parts.answer.textContent = answerText(latest);
+  const next = final === 'retrying' ? `, next ${time(latest.nextAttemptAt)}` : '';
+  const count = event.attempts.length;
+  parts.meta.textContent = `${count} ${count === 1 ? 'attempt' : 'attempts'}, last ${time(latest.at)}${next}`;
+  event.node.classList.toggle('failed', final !== 'delivered');
+  parts.signature.textContent = `Service-Signature: ${latest.signature}`;
+  parts.body.textContent = pretty(latest.body);
+  parts.curl.textContent = curlOf(latest);
+}
+
+function addDelivery(record) {
+  const key = `${record.eventId} ${record.url}`;
+  let event = state.events.get(key);
+  if (!event) {
+    event = newEvent(record);
+    state.events.set(key, event);
+    // Added at the top; rows already shown are never moved (moving one would drop its focus).
+    $('deliveries').prepend(event.node);
+    trim(state.events, KEPT.events, (dropped) => dropped.node.remove());
+  }
+  event.attempts.push(record);
+  event.parts.attempts.append(attemptNode(record));
+  if (event.attempts.length > KEPT.attemptsPerEvent) {
+    event.attempts.shift();
+    event.parts.attempts.firstElementChild?.remove();
+  }
+  dirtyEvents.add(event);
+}
+
+const dirtyEvents = new Set();
+
+function filters() {
+  const form = new FormData($('filters'));
+  return {
+    failed: form.get('failed') === 'on',
+    type: String(form.get('type') ?? ''),
+    call: String(form.get('call') ?? '').trim(),
+    url: String(form.get('url') ?? ''),
+  };
+}
+
+function shown(event, chosen) {
+  if (chosen.failed && finalState(event) === 'delivered') return false;
+  if (chosen.type && event.type !== chosen.type) return false;
+  if (chosen.url && event.url !== chosen.url) return false;
+  return !chosen.call || event.callId.includes(chosen.call);
+}
+
+/** Keeps a select's options equal to `values` (plus "all"), and its choice. */
+function syncOptions(select, values) {
+  const wanted = ['', ...values];
+  const have = [...select.options].map((option) => option.value);
+  if (wanted.join('\n') === have.join('\n')) return;
+  const chosen = select.value;
+  select.replaceChildren(
+    ...wanted.map((value) => el('option', { value, selected: value === chosen }, value || 'all')),
+  );
+}
+
+function renderDeliveries() {
+  for (const event of dirtyEvents) updateEvent(event);
+  dirtyEvents.clear();
+  const chosen = filters();
+  const events = [...state.events.values()];
+  let failing = 0;
+  for (const event of events) {
+    if (finalState(event) !== 'delivered') failing++;
+    event.node.hidden = !shown(event, chosen);
+  }
+  $('failing').textContent = `failing now: ${failing}`;
+  $('failing').classList.toggle('failing', failing > 0);
+  $('no-deliveries').hidden = events.length > 0;
+  syncOptions($('filter-type'), [...new Set(events.map((event) => event.type))].sort());
+  syncOptions($('filter-url'), [...new Set(events.map((event) => event.url))].sort());
+}
+
+async function resendEvent(event) {
+  if (await act('resend', { eventId: event.eventId, url: event.url })) {
+    notify(`Resending ${event.eventId} to ${event.url}`);
+  }
+}
+
+// ——— Calls ———
 
 function addCallRecord(record) {
   const call = state.calls.get(record.callId) ?? {
@@ -88,12 +361,45 @@ function addCallRecord(record) {
   call.status = record.status;
   call.transitions.push({ status: record.status, at: record.at });
   state.calls.set(call.id, call);
+  trim(state.calls, KEPT.calls);
 }
 
-function addRecord(record) {
-  if (record.kind === 'call') addCallRecord(record);
-  if (record.kind === 'request') state.requests.push(record);
-  if (record.kind === 'delivery') state.deliveries.push(record);
+function callButton(call, verb, label, primary = false) {
+  return button(label, `${label} ${call.id}`, () => callAction(call.id, verb, label), {
+    id: `${verb}-${call.id}`,
+    primary,
+  });
+}
+
+function renderCall(call) {
+  const ringing = call.status === 'ringing';
+  const buttons = [
+    ...(ringing
+      ? [
+          callButton(call, 'answer', 'Answer', true),
+          callButton(call, 'miss', 'Miss'),
+          callButton(call, 'voicemail', 'Voicemail'),
+        ]
+      : []),
+    ...(IN_PROGRESS.includes(call.status) ? [callButton(call, 'end', 'End')] : []),
+  ];
+  return el(
+    'li',
+    { class: 'call', 'aria-label': `${call.id} ${call.status}` },
+    el(
+      'p',
+      {},
+      el('strong', {}, call.id),
+      ` ${call.direction} ${call.from} → ${call.to}: `,
+      el('em', {}, call.status),
+    ),
+    buttons.length > 0 ? el('div', { class: 'actions' }, ...buttons) : undefined,
+    el(
+      'ol',
+      { 'aria-label': `Transitions of ${call.id}` },
+      ...call.transitions.map((step) => el('li', {}, `${time(step.at)} ${step.status}`)),
+    ),
+  );
 }
 
 /** Re-renders `container` with `children`, keeping keyboard focus on the control that had it. */
@@ -101,37 +407,6 @@ function replace(container, ...children) {
   const focused = document.activeElement?.id;
   container.replaceChildren(...children);
   if (focused && !document.activeElement?.id) $(focused)?.focus();
-}
-
-function renderClock() {
-  const now = new Date(currentNow()).toISOString();
-  $('now').textContent = `${now.slice(0, 10)} ${now.slice(11, 19)} UTC`;
-  $('now').setAttribute('datetime', now);
-  $('clock-mode').textContent = state.manualClock ? '(manual clock)' : '(real time)';
-  $('advance').hidden = !state.manualClock;
-}
-
-function renderCall(call) {
-  const endButton = IN_PROGRESS.includes(call.status)
-    ? el(
-        'button',
-        { type: 'button', class: 'secondary', id: `end-${call.id}`, onclick: () => endCall(call.id) },
-        `End ${call.id}`,
-      )
-    : undefined;
-  return el(
-    'li',
-    { class: 'call', 'aria-label': `${call.id} ${call.status}` },
-    el('span', { class: 'actions' }, endButton),
-    el('strong', {}, call.id),
-    ` ${call.direction} ${call.from} → ${call.to}: `,
-    el('em', {}, call.status),
-    el(
-      'ol',
-      { 'aria-label': `Transitions of ${call.id}` },
-      ...call.transitions.map((step) => el('li', {}, `${time(step.at)} ${step.status}`)),
-    ),
-  );
 }
 
 function renderCalls() {
@@ -148,7 +423,7 @@ function renderCalls() {
             'section',
             { class: 'calls-group', 'aria-label': `${status} calls` },
             el('h3', {}, `${status} (${members.length})`),
-            el('ul', {}, ...members.map(renderCall)),
+            el('ul', {}, ...members.slice(0, CALLS_SHOWN_PER_STATE).map(renderCall)),
           ),
         )),
   );
@@ -160,86 +435,100 @@ function renderCalls() {
   );
 }
 
-function deliveryStatus(delivery) {
-  const answered = delivery.status === null ? 'no answer' : String(delivery.status);
-  return delivery.status === 200 ? answered : `failed: ${answered}`;
+async function callAction(id, verb, label) {
+  const answer = await act(`calls/${encodeURIComponent(id)}/${verb}`);
+  if (answer) notify(`${label}: ${id} ${verb === 'end' ? 'ended' : `is ${answer.call.status}`}`);
 }
 
-function nextRedelivery(delivery, later) {
-  if (later) return `re-delivered (attempt ${later.attempt})`;
-  if (delivery.nextAttemptAt === null) return delivery.status === 200 ? '—' : 'no more re-deliveries';
-  const label = `Re-deliver ${delivery.eventId} to ${delivery.url} now`;
-  return el(
-    'span',
-    {},
-    `${time(delivery.nextAttemptAt)} `,
-    el(
-      'button',
-      {
-        type: 'button',
-        class: 'secondary',
-        id: `redeliver-${delivery.seq}`,
-        'aria-label': label,
-        onclick: () => redeliver(delivery),
-      },
-      'Re-deliver now',
-    ),
+// ——— Webhooks, requests, clock, chart ———
+
+function renderWebhooks() {
+  const counts = new Map();
+  for (const webhook of state.webhooks) counts.set(webhook.url, (counts.get(webhook.url) ?? 0) + 1);
+  replace(
+    $('webhooks'),
+    state.webhooks.length === 0
+      ? el('p', {}, 'None registered.')
+      : el(
+          'ul',
+          {},
+          ...state.webhooks.map((webhook) => {
+            const times = counts.get(webhook.url);
+            return el(
+              'li',
+              {
+                class: times > 1 ? 'webhook duplicate' : 'webhook',
+                'aria-label': `${webhook.id} ${webhook.url}`,
+              },
+              el('p', {}, el('strong', {}, webhook.id), ' ', el('span', { class: 'url' }, webhook.url)),
+              el('p', { class: 'meta' }, webhook.events.join(', ')),
+              times > 1
+                ? el(
+                    'p',
+                    { class: 'warning' },
+                    `This URL is registered ${times} times: it gets every event ${times} times.`,
+                  )
+                : undefined,
+              el(
+                'div',
+                { class: 'actions' },
+                button(
+                  'Send a test event',
+                  `Send a test event to ${webhook.id}`,
+                  () => webhookAction(webhook, 'test'),
+                  {
+                    id: `test-${webhook.id}`,
+                  },
+                ),
+                button('Delete', `Delete ${webhook.id}`, () => webhookAction(webhook, 'delete'), {
+                  id: `delete-${webhook.id}`,
+                }),
+              ),
+            );
+          }),
+        ),
   );
 }
 
-function renderDeliveries() {
-  const latest = new Map();
-  const rows = [];
-  for (const delivery of [...state.deliveries].reverse().slice(0, SHOWN_ROWS)) {
-    const key = `${delivery.eventId} ${delivery.url}`;
-    const later = latest.get(key);
-    latest.set(key, delivery);
-    const failed = delivery.status !== 200;
-    rows.push(
-      el(
-        'tr',
-        { class: failed ? 'failed' : undefined },
-        el('td', {}, time(delivery.at)),
-        el('td', {}, `${delivery.type} `, el('code', {}, delivery.eventId)),
-        el('td', { class: 'url' }, delivery.url),
-        el('td', {}, String(delivery.attempt)),
-        el('td', { class: failed ? 'status' : 'status ok' }, deliveryStatus(delivery)),
-        el('td', {}, nextRedelivery(delivery, later)),
-        el(
-          'td',
-          {},
-          el(
-            'details',
-            {},
-            el('summary', {}, 'Body and signature'),
-            el('pre', {}, `Service-Signature: ${delivery.signature}`),
-            el('pre', {}, delivery.body),
-          ),
-        ),
-      ),
-    );
-  }
-  replace($('deliveries').tBodies[0], ...rows);
+async function webhookAction(webhook, verb) {
+  const answer = await act(`webhooks/${encodeURIComponent(webhook.id)}/${verb}`);
+  if (answer && verb === 'test') notify(`Test event ${answer.sent.eventId} sent to ${webhook.url}`);
+  if (answer && verb === 'delete') notify(`${webhook.id} deleted`);
+}
+
+function requestRow(request) {
+  return el(
+    'tr',
+    { class: request.status >= 400 ? 'failed' : undefined },
+    el('td', {}, time(request.at)),
+    el('td', {}, request.method),
+    el('td', { class: 'path' }, request.path),
+    el('td', { class: request.status >= 400 ? 'status' : 'status ok' }, String(request.status)),
+    el('td', {}, request.principal?.label ?? '—'),
+    el('td', {}, request.principal?.plan ?? '—'),
+    el('td', {}, request.rate ? `${request.rate.used} / ${request.rate.limit}` : '—'),
+  );
+}
+
+const newRequests = [];
+function addRequest(record) {
+  state.requests.push(record);
+  if (state.requests.length > KEPT.requests) state.requests.shift();
+  newRequests.push(record);
 }
 
 function renderRequests() {
-  const rows = [...state.requests]
-    .reverse()
-    .slice(0, SHOWN_ROWS)
-    .map((request) =>
-      el(
-        'tr',
-        { class: request.status >= 400 ? 'failed' : undefined },
-        el('td', {}, time(request.at)),
-        el('td', {}, request.method),
-        el('td', { class: 'path' }, request.path),
-        el('td', { class: request.status >= 400 ? 'status' : 'status ok' }, String(request.status)),
-        el('td', {}, request.principal?.label ?? '—'),
-        el('td', {}, request.principal?.plan ?? '—'),
-        el('td', {}, request.rate ? `${request.rate.used} / ${request.rate.limit}` : '—'),
-      ),
-    );
-  replace($('requests').tBodies[0], ...rows);
+  const body = $('requests').tBodies[0];
+  body.prepend(...newRequests.splice(0).reverse().map(requestRow));
+  while (body.rows.length > KEPT.requests) body.lastElementChild?.remove();
+}
+
+function renderClock() {
+  const now = new Date(currentNow()).toISOString();
+  $('now').textContent = `${now.slice(0, 10)} ${now.slice(11, 19)} UTC`;
+  $('now').setAttribute('datetime', now);
+  $('clock-mode').textContent = state.manualClock ? '(manual clock)' : '(real time)';
+  $('advance').hidden = !state.manualClock;
 }
 
 function renderChart() {
@@ -250,7 +539,7 @@ function renderChart() {
   }
   const top = Math.max(...days.map((day) => day.total_calls));
   const width = 56;
-  const height = 120;
+  const height = 100;
   const bars = days.map((day, index) => {
     const barHeight = Math.max(2, Math.round((day.total_calls / top) * height));
     const x = index * width + 8;
@@ -311,22 +600,32 @@ function render() {
   setTimeout(() => {
     renderQueued = false;
     renderClock();
-    renderCalls();
     renderDeliveries();
+    renderCalls();
+    renderWebhooks();
     renderRequests();
     renderChart();
   }, 0);
 }
 
-async function endCall(id) {
-  if (await act(`calls/${encodeURIComponent(id)}/end`, {})) notify(`${id} ended`);
+function addRecord(record) {
+  if (record.seq <= state.lastSeq) return;
+  state.lastSeq = record.seq;
+  if (record.kind === 'call') addCallRecord(record);
+  if (record.kind === 'request') addRequest(record);
+  if (record.kind === 'delivery') addDelivery(record);
 }
 
-async function redeliver(delivery) {
-  if (await act('redeliver', { eventId: delivery.eventId, url: delivery.url })) {
-    notify(`Re-delivering ${delivery.eventId} to ${delivery.url}`);
-  }
-}
+// ——— Forms and the event stream ———
+
+$('notice-close').addEventListener('click', () => notify(''));
+$('filters').addEventListener('input', render);
+$('filters').addEventListener('submit', (event) => event.preventDefault());
+
+$('resend-failed').addEventListener('click', async () => {
+  const answer = await act('resend-failed');
+  if (answer) notify(`Resending ${answer.resent} failed ${answer.resent === 1 ? 'delivery' : 'deliveries'}`);
+});
 
 $('incoming').addEventListener('submit', async (event) => {
   event.preventDefault();
@@ -338,6 +637,13 @@ $('incoming').addEventListener('submit', async (event) => {
   });
   if (answer)
     notify(`Incoming call ${answer.call.id} is ${answer.call.status}; ${answer.call.outcome} after ringing`);
+});
+
+$('place').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const to = new FormData(event.currentTarget).get('to');
+  const answer = await act('calls', { to });
+  if (answer) notify(`Outbound call ${answer.data.call.id} to ${to} is ${answer.data.call.status}`);
 });
 
 $('advance').addEventListener('submit', async (event) => {
@@ -367,11 +673,14 @@ source.addEventListener('error', () => {
 });
 source.addEventListener('snapshot', (message) => {
   const snapshot = JSON.parse(message.data);
+  const records = [...snapshot.requests, ...snapshot.deliveries, ...snapshot.calls].sort(
+    (a, b) => a.seq - b.seq,
+  );
+  // A restarted sandbox numbers its records from 1 again: start over rather than skip them.
+  if ((records.at(-1)?.seq ?? 0) < state.lastSeq) window.location.reload();
   state.manualClock = snapshot.manualClock;
-  state.requests = snapshot.requests;
-  state.deliveries = snapshot.deliveries;
-  state.calls = new Map();
-  for (const record of snapshot.calls) addCallRecord(record);
+  for (const record of records) addRecord(record);
+  state.webhooks = snapshot.webhooks;
   state.stats = snapshot.stats;
   setNow(snapshot.now);
   render();
@@ -384,6 +693,10 @@ source.addEventListener('activity', (message) => {
 });
 source.addEventListener('stats', (message) => {
   state.stats = JSON.parse(message.data);
+  render();
+});
+source.addEventListener('webhooks', (message) => {
+  state.webhooks = JSON.parse(message.data);
   render();
 });
 setInterval(() => {

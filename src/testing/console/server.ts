@@ -3,7 +3,7 @@ import { foreignHost, ownHosts } from '../own-host.js';
 import { publicRateReport } from '../rate-report.js';
 import { runAction } from './actions.js';
 import { consoleAssets } from './assets.js';
-import { type ConsoleWorld, consoleSnapshot, statsByDay } from './world.js';
+import { type ConsoleWorld, consoleSnapshot, statsByDay, webhookList } from './world.js';
 
 /** Where the console is served: outside /v1, /v2 and their /oauth, so no API path can collide. */
 export const CONSOLE_PATH = '/_console';
@@ -26,21 +26,47 @@ function refusal(request: Request, url: URL): string | undefined {
   return undefined;
 }
 
-/** Server-sent events: a `snapshot` first, then an `activity` per record and `stats` after each call change. */
+/** How many bytes of events may wait for a page that reads slowly before it is sent a fresh snapshot instead. */
+const STREAM_QUEUE_BYTES = 256 * 1024;
+
+/**
+ * Server-sent events: a `snapshot` first, then an `activity` per record, `stats` after each call
+ * change and `webhooks` after each registration or removal. Backpressure: once a page that reads
+ * slowly has `STREAM_QUEUE_BYTES` waiting, later records are dropped, not queued without bound,
+ * and when it has caught up it gets one fresh `snapshot` (the server's bounded history) instead.
+ */
 function eventStream(world: ConsoleWorld): Response {
   let stop = () => {};
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (event: string, data: unknown) =>
-        controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
-      send('snapshot', consoleSnapshot(world));
-      stop = world.activity.subscribe((record) => {
-        send('activity', { record, now: world.clock.now() });
-        if (record.kind === 'call') send('stats', statsByDay(world));
-      });
+  let behind = false;
+  const message = (event: string, data: unknown) =>
+    encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        controller.enqueue(message('snapshot', consoleSnapshot(world)));
+        const send = (event: string, data: () => unknown) => {
+          behind ||= (controller.desiredSize ?? 0) <= 0;
+          if (!behind) controller.enqueue(message(event, data()));
+        };
+        const stopActivity = world.activity.subscribe((record) => {
+          send('activity', () => ({ record, now: world.clock.now() }));
+          if (record.kind === 'call') send('stats', () => statsByDay(world));
+        });
+        const stopWebhooks = world.webhooks.subscribe(() => send('webhooks', () => webhookList(world)));
+        stop = () => {
+          stopActivity();
+          stopWebhooks();
+        };
+      },
+      pull(controller) {
+        if (!behind) return;
+        behind = false;
+        controller.enqueue(message('snapshot', consoleSnapshot(world)));
+      },
+      cancel: () => stop(),
     },
-    cancel: () => stop(),
-  });
+    new ByteLengthQueuingStrategy({ highWaterMark: STREAM_QUEUE_BYTES }),
+  );
   return new Response(stream, {
     headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' },
   });

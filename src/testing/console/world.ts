@@ -3,15 +3,21 @@ import type { CallStore } from '../calls.js';
 import type { Scheduler } from '../clock.js';
 import type { Deliverer } from '../delivery.js';
 import type { RateUsage } from '../rate-limit.js';
+import type { CallNotifier } from '../events.js';
 import type { IncomingCallInit } from '../sandbox.js';
 import { computeStats } from '../stats.js';
+import type { Webhooks } from '../webhooks.js';
 
 /** What the console reads and drives: the sandbox's own parts, not its public surface. */
 export interface ConsoleWorld {
   activity: ActivityFeed;
   calls: CallStore;
   deliverer: Deliverer;
+  webhooks: Webhooks;
+  notifier: CallNotifier;
   clock: Scheduler;
+  /** The account's number: the `from` of calls placed from the console. */
+  accountNumber: string;
   /** False for a real-time clock, which the console cannot move. */
   manualClock: boolean;
   simulateIncomingCall(init: IncomingCallInit): { id: string };
@@ -27,6 +33,13 @@ export function statsByDay(world: ConsoleWorld) {
   return stats.by_day;
 }
 
+/** Registered webhooks as the page shows them: never their secrets. */
+export function webhookList(world: ConsoleWorld) {
+  return world.webhooks.registered.map(({ id, url, events, description, created_at }) => ({
+    ...{ id, url, events, description, created_at },
+  }));
+}
+
 /** Everything a console shows when it connects; records then follow one by one. */
 export function consoleSnapshot(world: ConsoleWorld) {
   return {
@@ -34,5 +47,6 @@ export function consoleSnapshot(world: ConsoleWorld) {
     manualClock: world.manualClock,
     ...world.activity.recent(),
     stats: statsByDay(world),
+    webhooks: webhookList(world),
   };
 }

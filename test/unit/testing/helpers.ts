@@ -40,3 +40,23 @@ function requests(sandbox: Sandbox) {
   };
   return { send };
 }
+
+/** Registers a webhook through the API (POST /v2/webhooks, as an app does); answers its id. */
+export async function registerWebhook(
+  sandbox: Sandbox,
+  webhook: { url: string; events: string[]; secret?: string },
+) {
+  const { clientId, clientSecret } = sandbox.credentials;
+  const form = { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret };
+  const token = await sandbox.fetch(`${BASE}/v2/oauth/token`, {
+    method: 'POST',
+    body: new URLSearchParams(form),
+  });
+  const { access_token } = (await token.json()) as { access_token: string };
+  const answer = await sandbox.fetch(`${BASE}/v2/webhooks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(webhook),
+  });
+  return ((await answer.json()) as { data: { webhook: { id: string } } }).data.webhook.id;
+}
