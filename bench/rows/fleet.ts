@@ -53,6 +53,8 @@ export interface FleetOptions {
   env?: NodeJS.ProcessEnv;
   /** Runs once the processes have started (a fault to inject); awaited before the results. */
   during?: () => Promise<void>;
+  /** How long a process may take to report ready (default GRACE_MS; a loaded machine needs more). */
+  readyMs?: number;
 }
 
 /** Forks the fleet, starts every process at once, waits for every result (bounded), kills stragglers. */
@@ -95,7 +97,7 @@ export async function runFleet(
         ...(options.env === undefined ? {} : { env: options.env }),
       });
       children.push(child);
-      ready.push(waitFor(child, 'ready', GRACE_MS));
+      ready.push(waitFor(child, 'ready', options.readyMs ?? GRACE_MS));
     }
     await Promise.all(ready);
     const done = children.map((child) => waitFor(child, 'done', DEADLINE_MS + GRACE_MS));

@@ -1,6 +1,5 @@
 import type { Clock } from '../clock.js';
 import type { ClientEmitter } from '../events.js';
-import { DEFAULTS } from '../options.js';
 import { Deadlines } from './deadlines.js';
 import { MemoryState, type SharedState } from './shared-state.js';
 
@@ -26,12 +25,7 @@ export class SharedStateGuard {
   readonly #boundMs: number;
   #downUntil = 0;
 
-  constructor(
-    shared: SharedState | undefined,
-    clock: Clock,
-    events: ClientEmitter,
-    boundMs: number = DEFAULTS.timeout,
-  ) {
+  constructor(shared: SharedState | undefined, clock: Clock, events: ClientEmitter, boundMs: number) {
     this.#shared = shared;
     this.#clock = clock;
     this.#events = events;

@@ -104,10 +104,11 @@ export function sharedParts(
   options: ClientOptions,
   budget: RateBudget | undefined,
   maxPauseMs: number,
+  timeoutMs: number,
   clock: Clock,
   events: ClientEmitter,
 ): SharedParts {
   const account = options.account ?? options.clientId ?? 'local';
-  const guard = new SharedStateGuard(options.sharedState, clock, events, options.timeout);
+  const guard = new SharedStateGuard(options.sharedState, clock, events, timeoutMs);
   return { guard, account, pacer: new Pacer(guard, budget, clock, events, account, maxPauseMs) };
 }
