@@ -6,6 +6,11 @@ import type { RateBudget, Reservation } from './shared-state.js';
  * close to the window's edge may already have left the store's window.
  */
 const EDGE_MS = 2_000;
+/**
+ * How long the share still holds once our sends are back in the store: the others write theirs back
+ * within the guard's 5 s back-off of the store's return, and then the store's window is whole again.
+ */
+const REFILL_MS = 6_000;
 
 /** What the client knows of one scope's shared budget (`<account>:v2`, `<account>:v1`). */
 interface ScopeState {
@@ -26,9 +31,9 @@ interface ScopeState {
  * cannot push past the plan. The client keeps a log of its own sends (its local state). While the
  * store answers, its window decides. While it fails, the client paces on the log alone, to its
  * **share** of the plan: the plan divided by the processes the store last counted (the whole plan if it
- * never answered). For one window after a failure, or after the store answered with fewer reservations
- * than the client knows it sent (a restart lost them), each reservation also keeps to that share,
- * and the client writes its sends the store may lack into the window with its next reservation.
+ * never answered). After a failure, or after the store answered with a new window (a restart lost it),
+ * each reservation also keeps to that share, and the client writes its sends the store may lack into
+ * the window with its next reservation; the share holds until {@link REFILL_MS} after they are back.
  */
 export class FleetShare {
   readonly #guard: SharedStateGuard;
@@ -90,7 +95,10 @@ export class FleetShare {
     const local = this.#guard.local;
     const { held, members, epoch } = reservation;
     if (members !== undefined && members > 0) state.members = members;
-    if (seeded) state.seeding = false;
+    if (seeded) {
+      state.seeding = false;
+      state.degradedUntil = Math.min(state.degradedUntil, now + REFILL_MS);
+    }
     const renamed = epoch !== undefined && state.epoch !== undefined && epoch !== state.epoch;
     if (epoch !== undefined) state.epoch = epoch;
     if (
