@@ -2,7 +2,7 @@
  * `npm run bench` (builds first): every row of issue 5's table, contenders side by side in one
  * process, rounds with rotated order, medians and ratios. `npm run bench -- <row> …` runs some
  * rows only (throughput, cpu, validation, webhooks, heap, token, signal,
- * fleet, pacing-cost, coldstart, hostile). Results are also saved as
+ * fleet, fleet-faults, pacing-cost, coldstart, hostile). Results are also saved as
  * JSON under bench/results/ (gitignored).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { printRow, type RowResult } from './report.js';
 import { coldStartRows } from './rows/coldstart.js';
 import { cpuRow } from './rows/cpu.js';
 import { fleetRows } from './rows/fleet.js';
+import { fleetFaultRows } from './rows/fleet-faults.js';
 import { heapRow } from './rows/heap.js';
 import { hostileRow } from './rows/hostile.js';
 import { pacingCostRow } from './rows/pacing-cost.js';
@@ -31,6 +32,8 @@ const rows: Record<string, () => Promise<RowResult[]>> = {
   token: async () => [await tokenRow(await loadSdk())],
   signal: async () => [await signalHeapRow(await loadSdk(), await loadBaselineSdk())],
   fleet: async () => fleetRows(await loadSdkTesting()),
+  'fleet-faults': async () =>
+    fleetFaultRows(await loadSdkTesting(), await loadSdk(), await loadBaselineSdk()),
   'pacing-cost': async () => [await pacingCostRow(await loadSdk(), await loadSdkRedis())],
   coldstart: coldStartRows,
   hostile: async () => [await hostileRow()],

@@ -27,6 +27,7 @@ export type {
   SharedStateErrorEvent,
   ThrottleEvent,
   TokenEvent,
+  WarningEvent,
 } from './core/events.js';
 export type { ClientOptions } from './core/options.js';
 export type { RateLimit } from './core/pacing/plans.js';

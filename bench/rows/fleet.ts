@@ -35,16 +35,34 @@ const SECRET = 'bench-fleet-secret';
 const workerPath = fileURLToPath(new URL('../fleet-worker.ts', import.meta.url));
 const drivers: FleetWorkerConfig['driver'][] = ['node-redis', 'ioredis'];
 
-interface FleetRun {
+export interface FleetRun {
   wallMs: number;
   results: FleetWorkerResult[];
   usage: SdkRateUsage;
 }
 
-type FleetSpec = Omit<FleetWorkerConfig, 'driver' | 'clientSecret' | 'deadlineMs'> & { shared: boolean };
+export type FleetSpec = Omit<FleetWorkerConfig, 'driver' | 'clientSecret' | 'deadlineMs'> & {
+  shared: boolean;
+};
+
+/** How a fleet is run beyond its spec (issue 19's fault rows). */
+export interface FleetOptions {
+  /** The Redis library of every process (default: node-redis and ioredis alternately). */
+  driver?: FleetWorkerConfig['driver'];
+  /** Environment of the processes (TELEPHONY_SDK_DIST: which build they run). */
+  env?: NodeJS.ProcessEnv;
+  /** Runs once the processes have started (a fault to inject); awaited before the results. */
+  during?: () => Promise<void>;
+  /** How long a process may take to report ready (default GRACE_MS; a loaded machine needs more). */
+  readyMs?: number;
+}
 
 /** Forks the fleet, starts every process at once, waits for every result (bounded), kills stragglers. */
-async function runFleet(spec: FleetSpec, usage: () => SdkRateUsage): Promise<FleetRun> {
+export async function runFleet(
+  spec: FleetSpec,
+  usage: () => SdkRateUsage,
+  options: FleetOptions = {},
+): Promise<FleetRun> {
   const children: ChildProcess[] = [];
   const waitFor = (child: ChildProcess, type: FleetWorkerMessage['type'], ms: number) =>
     new Promise<FleetWorkerMessage>((resolve, reject) => {
@@ -69,21 +87,23 @@ async function runFleet(spec: FleetSpec, usage: () => SdkRateUsage): Promise<Fle
     for (let i = 0; i < PROCESSES; i++) {
       const config: FleetWorkerConfig = {
         ...spec,
-        driver: spec.shared ? drivers[i % drivers.length]! : 'none',
+        driver: spec.shared ? (options.driver ?? drivers[i % drivers.length]!) : 'none',
         clientSecret: SECRET,
         deadlineMs: DEADLINE_MS,
       };
       const child = fork(workerPath, [JSON.stringify(config)], {
         execArgv: ['--import', 'tsx'],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        ...(options.env === undefined ? {} : { env: options.env }),
       });
       children.push(child);
-      ready.push(waitFor(child, 'ready', GRACE_MS));
+      ready.push(waitFor(child, 'ready', options.readyMs ?? GRACE_MS));
     }
     await Promise.all(ready);
     const done = children.map((child) => waitFor(child, 'done', DEADLINE_MS + GRACE_MS));
     const start = performance.now();
     for (const child of children) child.send({ type: 'go' });
+    await options.during?.();
     const results = (await Promise.all(done)).map(
       (message) => (message.type === 'done' ? message.result : undefined)!,
     );
@@ -95,10 +115,10 @@ async function runFleet(spec: FleetSpec, usage: () => SdkRateUsage): Promise<Fle
   }
 }
 
-const sum = (run: FleetRun, pick: (r: FleetWorkerResult) => number) =>
+export const sum = (run: FleetRun, pick: (r: FleetWorkerResult) => number) =>
   run.results.reduce((total, r) => total + pick(r), 0);
 
-function errorsOf(run: FleetRun): string {
+export function errorsOf(run: FleetRun): string {
   const merged: Record<string, number> = {};
   for (const r of run.results)
     for (const [k, n] of Object.entries(r.errors)) merged[k] = (merged[k] ?? 0) + n;

@@ -55,6 +55,18 @@ export interface SharedStateErrorEvent {
   error: Error;
 }
 
+/** Payload of `'warning'`: the client is set up in a way the service's answers contradict (said once). */
+export interface WarningEvent {
+  /** `'rate_limit_above_plan'`: a 429 named a plan smaller than the client's `rateLimit`. */
+  code: 'rate_limit_above_plan';
+  /** What is wrong and what to change. */
+  message: string;
+  /** Requests per minute the client's `rateLimit` allows. */
+  rateLimit: number;
+  /** Requests per minute the 429 said the service enforces. */
+  planLimit: number;
+}
+
 /**
  * Events of {@link TelephonyClient} (name → listener arguments). Listeners run
  * synchronously; no payload contains a credential.
@@ -78,6 +90,8 @@ export interface ClientEvents {
   throttle: [ThrottleEvent];
   /** The `sharedState` failed; the call went on with the client's own state. */
   shared_state_error: [SharedStateErrorEvent];
+  /** A 429 showed the plan is smaller than `rateLimit` (once per client). */
+  warning: [WarningEvent];
 }
 
 /** A listener of one client event. */

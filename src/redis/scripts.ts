@@ -64,27 +64,44 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 `;
 
 /**
- * KEYS: window (sorted set of reserved send times), pause. ARGV: limit ('' without a budget),
- * window ms, a member unique to this reservation, the longest wait accepted ('' for any). Returns
- * { wait ms, 'paused' | 'pacing' | '' }. The rule of MemoryState.reserve: the slot is the latest of
- * now, the pause's end and a whole window after the slot `limit` places back; one farther than the
- * longest wait accepted is not taken.
+ * KEYS: window (sorted set of reserved send times), pause, members (sorted set of processes by last
+ * reservation), epoch (names the window's data: a new one after a restart or a flush). ARGV: limit ('' without a budget), window ms, a member unique to this reservation,
+ * the longest wait accepted ('' for any), the shortest wait ('' for none), this process's id when
+ * it is due to say it is alive ('' otherwise), then ages (ms before now) of the client's sends to
+ * write back into the window first (after a restart lost them). Returns { wait ms, 'paused' |
+ * 'pacing' | '', reservations held before this one, processes seen in the last 15 s, epoch }. The rule of
+ * MemoryState.reserve: the slot is the latest of now, the pause's end, now + the shortest wait and a
+ * whole window after the slot `limit` places back; one farther than the longest wait is not taken.
  */
 export const RESERVE = new LuaScript(`${PRELUDE}
-local at, reason = now, ''
+local at, reason, held, members, epoch = now, '', 0, 0, ''
 local paused = tonumber(redis.call('GET', KEYS[2]))
 if paused and paused > now then at, reason = paused, 'paused' end
 if ARGV[1] ~= '' then
   local limit, window = tonumber(ARGV[1]), tonumber(ARGV[2])
+  epoch = redis.call('GET', KEYS[4])
+  if not epoch then
+    epoch = ARGV[3]
+    redis.call('SET', KEYS[4], epoch, 'PX', 86400000)
+  elseif ARGV[6] ~= '' then redis.call('PEXPIRE', KEYS[4], 86400000) end
+  for i = 7, #ARGV do redis.call('ZADD', KEYS[1], int(now - tonumber(ARGV[i])), ARGV[3] .. ':' .. i) end
   redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', int(now - window))
+  held = redis.call('ZCARD', KEYS[1])
   local bound = redis.call('ZRANGE', KEYS[1], -limit, -limit, 'WITHSCORES')[2]
   if bound and tonumber(bound) + window > at then at, reason = tonumber(bound) + window, 'pacing' end
-  if ARGV[4] ~= '' and at - now > tonumber(ARGV[4]) then return { at - now, reason } end
+  if ARGV[5] ~= '' and now + tonumber(ARGV[5]) > at then at, reason = now + tonumber(ARGV[5]), 'pacing' end
+  if ARGV[6] ~= '' then
+    redis.call('ZADD', KEYS[3], now, ARGV[6])
+    redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', int(now - 15000))
+    redis.call('PEXPIRE', KEYS[3], 15000)
+  end
+  members = redis.call('ZCARD', KEYS[3])
+  if ARGV[4] ~= '' and at - now > tonumber(ARGV[4]) then return { at - now, reason, held, members, epoch } end
   redis.call('ZADD', KEYS[1], int(at), ARGV[3])
   local last = tonumber(redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2])
   redis.call('PEXPIRE', KEYS[1], int(last - now + window))
 end
-return { at - now, reason }
+return { at - now, reason, held, members, epoch }
 `);
 
 /** KEYS: pause. ARGV: ms (> 0). Sets the pause's end to now + ms unless a later one is set. */

@@ -3,6 +3,9 @@ import { type RedisConnection, type Send, sendOver } from './connection.js';
 import { accountKey, checkPrefix, DEFAULT_PREFIX } from './keys.js';
 import { DROP, LOCK, PAUSE, RESERVE, UNLOCK, WRITE } from './scripts.js';
 
+/** How often a process tells a scope's member set it is alive; the set forgets it after 15 s. */
+const BEAT_MS = 5_000;
+
 /** Options of {@link redisState} and {@link redisDedupStore}. */
 export interface RedisStoreOptions {
   /** Prepended to every key; no `{` or `}`. Default `'telephony:'`. */
@@ -53,6 +56,8 @@ class RedisState implements SharedState {
   /** Sorted-set members must be unique: two reservations at the same time are two slots. */
   readonly #id = crypto.randomUUID();
   #sequence = 0;
+  /** When this process last told each scope's member set it is alive (Date.now(): only a rate limit). */
+  readonly #beats = new Map<string, number>();
 
   constructor(send: Send, prefix: string) {
     this.#send = send;
@@ -60,20 +65,42 @@ class RedisState implements SharedState {
   }
 
   async reserve(scope: string, budget: RateBudget | undefined): Promise<Reservation> {
-    const keys = [accountKey(this.#prefix, scope, 'window'), accountKey(this.#prefix, scope, 'pause')];
-    let args = ['', '', '', ''];
+    const prefix = this.#prefix;
+    const keys = [
+      accountKey(prefix, scope, 'window'),
+      accountKey(prefix, scope, 'pause'),
+      accountKey(prefix, scope, 'members'),
+      accountKey(prefix, scope, 'epoch'),
+    ];
+    let args = ['', '', '', '', '', ''];
     if (budget !== undefined) {
       if (!Number.isInteger(budget.limit) || budget.limit < 1 || !(budget.windowMs > 0)) {
         throw new TypeError(`telephony-sdk/redis: invalid rate budget ${JSON.stringify(budget)}`);
       }
       const member = `${this.#id}:${(++this.#sequence).toString(36)}`;
-      const maxWait = budget.maxWaitMs === undefined ? '' : String(Math.floor(budget.maxWaitMs));
-      args = [String(budget.limit), String(Math.ceil(budget.windowMs)), member, maxWait];
+      const { maxWaitMs, minWaitMs, seed } = budget;
+      // Every 5 s at most: enough for the member set (15 s) to count the live processes.
+      const now = Date.now();
+      const beat = now - (this.#beats.get(scope) ?? 0) >= BEAT_MS;
+      if (beat) this.#beats.set(scope, now);
+      args = [
+        String(budget.limit),
+        String(Math.ceil(budget.windowMs)),
+        member,
+        maxWaitMs === undefined ? '' : String(Math.floor(maxWaitMs)),
+        minWaitMs === undefined || !(minWaitMs > 0) ? '' : String(Math.ceil(minWaitMs)),
+        beat ? this.#id : '',
+      ];
+      if (seed !== undefined)
+        for (const age of seed) if (Number.isFinite(age)) args.push(String(Math.round(age)));
     }
-    const [waitMs, reason] = (await RESERVE.run(this.#send, keys, args)) as [number, string];
+    const [waitMs, reason, held, members, epoch] = (await RESERVE.run(this.#send, keys, args)) as unknown[];
     return {
       waitMs: Number(waitMs),
       reason: reason === 'paused' || reason === 'pacing' ? reason : undefined,
+      held: Number(held),
+      members: Number(members),
+      epoch: typeof epoch === 'string' && epoch !== '' ? epoch : undefined,
     };
   }
 

@@ -94,3 +94,17 @@ export async function closeRedisClients(): Promise<void> {
     } catch {}
   }
 }
+
+/** Waits (bounded: 100 tries of at most 100 ms) until a reconnecting client answers PING again. */
+export async function untilAnswers(connection: ConnectedClient): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const ok = await Promise.race([
+      connection.command('PING').then(
+        () => true,
+        () => false,
+      ),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 100)),
+    ]);
+    if (ok) return;
+  }
+}

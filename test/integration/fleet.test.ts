@@ -6,10 +6,16 @@ import {
   type ThrottleEvent,
 } from 'telephony-sdk';
 import { redisState } from 'telephony-sdk/redis';
-import { createSandbox, type ListeningSandbox, type Sandbox } from 'telephony-sdk/testing';
+import { createSandbox } from 'telephony-sdk/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fleetSandboxes } from '../helpers/fleet-sandbox.js';
 import { type RedisServer, startRedis, stopAllRedis } from '../helpers/redis.js';
-import { type ConnectedClient, closeRedisClients, redisClients } from '../helpers/redis-clients.js';
+import {
+  type ConnectedClient,
+  closeRedisClients,
+  redisClients,
+  untilAnswers,
+} from '../helpers/redis-clients.js';
 import { runScript } from './child.js';
 import type { WorkerConfig, WorkerResult } from './fleet-worker.js';
 
@@ -26,7 +32,8 @@ const credentials = { clientId: 'app_fleet', clientSecret: CANARY };
 
 let server: RedisServer;
 let raw: ConnectedClient;
-const sandboxes: Array<{ sandbox: Sandbox; listening: ListeningSandbox }> = [];
+const sandboxes = fleetSandboxes(credentials);
+const serve = sandboxes.serve;
 
 beforeAll(async () => {
   server = await startRedis();
@@ -36,24 +43,10 @@ beforeEach(async () => {
   await raw.command('FLUSHALL');
 });
 afterEach(async () => {
-  for (const { sandbox, listening } of sandboxes.splice(0)) {
-    await listening.close();
-    (sandbox.clock as { stop?: () => void }).stop?.();
-  }
+  await sandboxes.closeAll();
   await closeRedisClients();
 });
 afterAll(stopAllRedis);
-
-async function serve(requestsPerMinute: number, mode: 'realtime' | 'manual' = 'realtime') {
-  const sandbox = createSandbox({
-    clients: [{ ...credentials, plan: { requestsPerMinute } }],
-    clock: { mode },
-  });
-  const listening = await sandbox.listen();
-  sandboxes.push({ sandbox, listening });
-  const usage = () => sandbox.rateReport().find((u) => u.version === 'v2' && u.id === credentials.clientId)!;
-  return { sandbox, url: listening.url, usage };
-}
 
 type Driver = WorkerConfig['driver'];
 type WorkerSpec = Pick<WorkerConfig, 'calls' | 'rateLimit' | 'maxRetryAfter'> &
@@ -260,6 +253,8 @@ describe.each([redisClients[0]!, redisClients[2]!])(
         rateLimit: { requestsPerMinute: 100 },
         sharedState: redisState(connection.client),
         clock: sandbox.clientClock,
+        // A store call is bounded by the call's own timeout (issue 19; it was a fixed 1 s).
+        timeout: 1_000,
       });
       client.on('shared_state_error', (event) => events.errors.push(event));
       client.on('throttle', (event) => events.throttles.push(event));
@@ -334,16 +329,7 @@ describe.each([redisClients[0]!, redisClients[2]!])(
       const errorsWhileDown = events.errors.length;
       raw = await redisClients[0]![1](server);
       // Both the client's connection and ours reconnect on their own (every 20 ms): bounded wait.
-      for (let i = 0; i < 100; i++) {
-        const ok = await Promise.race([
-          connection.command('PING').then(
-            () => true,
-            () => false,
-          ),
-          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 100)),
-        ]);
-        if (ok) break;
-      }
+      await untilAnswers(connection);
       // A reserve queued while it was down meets NOSCRIPT on the fresh server and is sent again as EVAL
       // once that answer arrives: a PING behind it on the same connection waits until it has landed.
       await connection.command('PING');
@@ -454,7 +440,7 @@ describe('v1 paths', () => {
       clock: { mode: 'realtime' },
     });
     const listening = await sandbox.listen();
-    sandboxes.push({ sandbox, listening });
+    sandboxes.keep(sandbox, listening);
     const [a, b] = [await redisClients[0]![1](server), await redisClients[2]![1](server)].map(
       (connection) =>
         new TelephonyClient({

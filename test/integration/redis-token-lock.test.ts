@@ -41,7 +41,7 @@ async function sources() {
   const source = (connection: typeof node, request: () => Promise<IssuedToken>) => {
     const events = new ClientEmitter();
     events.on('shared_state_error', (event) => errors.push(event));
-    const guard = new SharedStateGuard(redisState(connection.client), systemClock, events);
+    const guard = new SharedStateGuard(redisState(connection.client), systemClock, events, 1_000);
     return new SharedTokenSource(guard, KEY, systemClock, request, TIMING);
   };
   return { node, io, source, errors };

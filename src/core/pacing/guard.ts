@@ -3,48 +3,69 @@ import type { ClientEmitter } from '../events.js';
 import { Deadlines } from './deadlines.js';
 import { MemoryState, type SharedState } from './shared-state.js';
 
-/** A store call taking longer than this counts as failed: a call never waits on a hung store. */
-const STORE_TIMEOUT_MS = 1_000;
-const TIMED_OUT = `shared state did not answer within ${STORE_TIMEOUT_MS} ms`;
 /** After a store failure the client keeps to its local state this long before trying the store again. */
 const STORE_RETRY_MS = 5_000;
 
 /**
  * Asks the shared state for budget and pauses, and never lets it fail a call: a store call that
- * rejects or hangs past {@link STORE_TIMEOUT_MS} is reported as `'shared_state_error'` and answered by
- * the client's own {@link MemoryState}, and the store is left alone for {@link STORE_RETRY_MS} before
- * it is tried again (so an outage costs one timeout, not one per call).
+ * rejects, or does not answer within the call's own deadline (its `timeout`: a slow store is not a
+ * dead one, and what it answers late is still the fleet's truth), is reported as
+ * `'shared_state_error'` and answered by the client's own {@link MemoryState} (or the caller's
+ * fallback), and the store is left alone for {@link STORE_RETRY_MS} before it is tried again (so an
+ * outage costs one timeout, not one per call).
  */
 export class SharedStateGuard {
   readonly #shared: SharedState | undefined;
   readonly #local = new MemoryState();
   readonly #clock: Clock;
   readonly #events: ClientEmitter;
-  /** One timer for every pending store call instead of one each. */
-  readonly #deadlines = new Deadlines(STORE_TIMEOUT_MS);
+  /** One timer per deadline length (a client's calls mostly share one `timeout`) for every pending store call. */
+  readonly #deadlines = new Map<number, Deadlines>();
+  /** The client's `timeout`: the bound of store calls that belong to no call (the token's). */
+  readonly #boundMs: number;
   #downUntil = 0;
 
-  constructor(shared: SharedState | undefined, clock: Clock, events: ClientEmitter) {
+  constructor(shared: SharedState | undefined, clock: Clock, events: ClientEmitter, boundMs: number) {
     this.#shared = shared;
     this.#clock = clock;
     this.#events = events;
+    this.#boundMs = boundMs;
   }
 
-  /** Runs `operation` on the shared state, or on the local one when there is none or it fails. */
-  run<T>(name: string, operation: (state: SharedState) => Promise<T>): Promise<T> {
+  /** The client's own state: its pauses and, with a shared store, its log of what it sent. */
+  get local(): MemoryState {
+    return this.#local;
+  }
+
+  /**
+   * Runs `operation` on the shared state, or — when there is none, it fails or it does not answer
+   * within `boundMs` — `fallback` (default: `operation` on the local state).
+   */
+  run<T>(
+    name: string,
+    operation: (state: SharedState) => Promise<T>,
+    boundMs = this.#boundMs,
+    fallback: () => Promise<T> = () => operation(this.#local),
+  ): Promise<T> {
     const shared = this.#shared;
-    if (shared === undefined || this.#clock.now() < this.#downUntil) return operation(this.#local);
+    if (shared === undefined || this.#clock.now() < this.#downUntil) return fallback();
     let call: Promise<T>;
     try {
       // A store whose method answers a plain value (not the interface, but plain JS allows it) still works.
       call = Promise.resolve(operation(shared));
     } catch (error) {
-      return this.#fallBack(name, error, operation);
+      return this.#fallBack(name, error, fallback);
     }
-    const deadlines = this.#deadlines;
+    let deadlines = this.#deadlines.get(boundMs);
+    if (deadlines === undefined) {
+      deadlines = new Deadlines(boundMs);
+      this.#deadlines.set(boundMs, deadlines);
+    }
     return new Promise<T>((resolve) => {
-      const fallBack = (error: unknown) => resolve(this.#fallBack(name, error, operation));
-      const watched = deadlines.watch(() => fallBack(new Error(TIMED_OUT)));
+      const fallBack = (error: unknown) => resolve(this.#fallBack(name, error, fallback));
+      const watched = deadlines.watch(() =>
+        fallBack(new Error(`shared state did not answer within ${boundMs} ms`)),
+      );
       // An answer after the deadline is dropped: the call already went on with the local state.
       call.then(
         (value) => {
@@ -58,14 +79,10 @@ export class SharedStateGuard {
   }
 
   /** Reports the failure, leaves the store alone for a while, and answers from the local state. */
-  async #fallBack<T>(
-    name: string,
-    error: unknown,
-    operation: (state: SharedState) => Promise<T>,
-  ): Promise<T> {
+  #fallBack<T>(name: string, error: unknown, fallback: () => Promise<T>): Promise<T> {
     this.#downUntil = this.#clock.now() + STORE_RETRY_MS;
     this.#events.emit('shared_state_error', { operation: name, error: describe(error) });
-    return operation(this.#local);
+    return fallback();
   }
 
   /** Whether there is a shared store: then every call asks it (another process may have paused the account). */

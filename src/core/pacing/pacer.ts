@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { ApiVersion } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import type { ClientOptions } from '../options.js';
+import { FleetShare } from './fleet-share.js';
 import { SharedStateGuard } from './guard.js';
 import type { SharedParts } from './pacing.js';
 import type { RateBudget, Reservation } from './shared-state.js';
@@ -11,7 +12,12 @@ export class Pacer {
   readonly #guard: SharedStateGuard;
   readonly #budget: RateBudget | undefined;
   readonly #clock: Clock;
+  readonly #events: ClientEmitter;
   readonly #account: string;
+  /** The budget with a shared store: what a slow, failed or restarted store cannot push past the plan. */
+  readonly #share: FleetShare | undefined;
+  /** A 429 showed a plan smaller than `rateLimit`: said once. */
+  #warned = false;
   /** The longest pause a 429 may set: the client's `maxRetryAfter`. */
   readonly #maxPauseMs: number;
   /** The latest pause this client set or saw; lets a client without a shared store skip the state. */
@@ -21,27 +27,56 @@ export class Pacer {
     guard: SharedStateGuard,
     budget: RateBudget | undefined,
     clock: Clock,
+    events: ClientEmitter,
     account: string,
     maxPauseMs: number,
   ) {
     this.#guard = guard;
     this.#budget = budget;
     this.#clock = clock;
+    this.#events = events;
+    if (budget !== undefined && guard.shared) this.#share = new FleetShare(guard);
     this.#account = account;
     this.#maxPauseMs = maxPauseMs;
   }
 
   /**
    * `undefined` when nothing can hold the call back (no budget, no shared store, no pause). A slot
-   * farther than `maxWaitMs` is not taken: a call that gives up does not spend the budget.
+   * farther than `maxWaitMs` is not taken: a call that gives up does not spend the budget. The store
+   * has `boundMs` (the attempt's timeout) to answer. `retryOf429`: the attempt repeats one the
+   * service refused (429, not counted), so it sends in that attempt's slot instead of booking one
+   * behind the window — a 429 costs its `Retry-After` (the pause), not a window.
    */
-  reserve(version: ApiVersion, maxWaitMs: number): Promise<Reservation> | undefined {
+  reserve(
+    version: ApiVersion,
+    maxWaitMs: number,
+    boundMs: number,
+    retryOf429: boolean,
+  ): Promise<Reservation> | undefined {
     const now = this.#clock.now();
     const scope = `${this.#account}:${version}`;
-    const budget = this.#budget;
+    const budget = retryOf429 ? undefined : this.#budget;
     if (budget === undefined && !this.#guard.shared && now >= this.#pausedUntil) return undefined;
+    if (budget !== undefined && this.#share !== undefined)
+      return this.#share.reserve(scope, budget, maxWaitMs, now, boundMs);
     const asked = budget === undefined ? undefined : { ...budget, maxWaitMs };
-    return this.#guard.run('reserve', (state) => state.reserve(scope, asked, now));
+    return this.#guard.run('reserve', (state) => state.reserve(scope, asked, now), boundMs);
+  }
+
+  /**
+   * A 429 named the plan's requests per minute: fewer than `rateLimit` means the client paces for a
+   * plan the account does not have, and every window ends in 429s. Said once, as `'warning'`.
+   */
+  planSeen(limit: number): void {
+    const budget = this.#budget;
+    if (this.#warned || budget === undefined || limit >= budget.limit) return;
+    this.#warned = true;
+    this.#events.emit('warning', {
+      code: 'rate_limit_above_plan',
+      message: `rateLimit allows ${budget.limit} requests per minute, but the service enforces ${limit} (a 429 said so): set rateLimit to the account's plan`,
+      rateLimit: budget.limit,
+      planLimit: limit,
+    });
   }
 
   /**
@@ -69,10 +104,11 @@ export function sharedParts(
   options: ClientOptions,
   budget: RateBudget | undefined,
   maxPauseMs: number,
+  timeoutMs: number,
   clock: Clock,
   events: ClientEmitter,
 ): SharedParts {
   const account = options.account ?? options.clientId ?? 'local';
-  const guard = new SharedStateGuard(options.sharedState, clock, events);
-  return { guard, account, pacer: new Pacer(guard, budget, clock, account, maxPauseMs) };
+  const guard = new SharedStateGuard(options.sharedState, clock, events, timeoutMs);
+  return { guard, account, pacer: new Pacer(guard, budget, clock, events, account, maxPauseMs) };
 }

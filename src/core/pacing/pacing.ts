@@ -39,9 +39,19 @@ export class Pacing {
   }
 
   /** As {@link Pacer.reserve}; while the code loads, the call waits for it. */
-  reserve(version: ApiVersion, maxWaitMs: number): Promise<Reservation> | undefined {
-    if (this.#parts !== undefined) return this.#parts.pacer.reserve(version, maxWaitMs);
-    return this.#loading?.then(({ pacer }) => pacer.reserve(version, maxWaitMs) ?? NO_WAIT);
+  reserve(
+    version: ApiVersion,
+    maxWait: number,
+    bound: number,
+    after429: boolean,
+  ): Promise<Reservation> | undefined {
+    if (this.#parts !== undefined) return this.#parts.pacer.reserve(version, maxWait, bound, after429);
+    return this.#loading?.then(({ pacer }) => pacer.reserve(version, maxWait, bound, after429) ?? NO_WAIT);
+  }
+
+  /** As {@link Pacer.planSeen}. */
+  planSeen(limit: number): void {
+    void this.parts().then(({ pacer }) => pacer.planSeen(limit));
   }
 
   /** As {@link Pacer.pause}. */

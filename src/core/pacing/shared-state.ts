@@ -16,6 +16,16 @@ export interface RateBudget {
    * its wait, and the caller gives up without spending the budget). Default: any.
    */
   maxWaitMs?: number | undefined;
+  /**
+   * Earliest wait the caller takes: the slot is not before `now + minWaitMs` (the client's own share
+   * of the plan while the store may be missing others' sends). Default 0.
+   */
+  minWaitMs?: number | undefined;
+  /**
+   * Send times of this client (ms before `now`; negative: still ahead) that the store may not hold:
+   * taken while it failed, or lost with it (a restart). A store writes them into the window first.
+   */
+  seed?: number[] | undefined;
 }
 
 /** What a reservation decided: send after `waitMs` (0: at once), and why it waits. */
@@ -24,6 +34,19 @@ export interface Reservation {
   waitMs: number;
   /** `'paused'`: a 429 paused the scope; `'pacing'`: the budget is spent until then; `undefined`: no wait. */
   reason: 'pacing' | 'paused' | undefined;
+  /**
+   * Reservations the store's window held before this one (seeds included); optional. Fewer than this
+   * client knows it sent tells it the store lost them (a restart): it then paces on its own share
+   * and seeds its sends again.
+   */
+  held?: number | undefined;
+  /** Processes the store has seen reserving lately (the fleet's size), if it keeps count; optional. */
+  members?: number | undefined;
+  /**
+   * Names the store's window data, optional: a different one than the client saw before says the
+   * store lost it (a restart, a flush), even when other clients have already refilled the window.
+   */
+  epoch?: string | undefined;
 }
 
 /** An access token shared by every client of one state. */
@@ -89,25 +112,61 @@ export class MemoryState implements SharedState {
   readonly #locks = new Map<string, Lock>();
 
   async reserve(scope: string, budget: RateBudget | undefined, now: number): Promise<Reservation> {
+    return this.reserveNow(scope, budget, now);
+  }
+
+  /** {@link reserve}, answered in this step. */
+  reserveNow(scope: string, budget: RateBudget | undefined, now: number): Reservation {
     const paused = this.#pauses.get(scope) ?? 0;
     let at = Math.max(now, paused);
     let reason: Reservation['reason'] = paused > now ? 'paused' : undefined;
     if (budget !== undefined) {
-      const slots = this.#slots.get(scope) ?? [];
-      // Slots are reserved in ascending order: the expired ones are at the front.
-      let expired = 0;
-      while (expired < slots.length && (slots[expired] as number) <= now - budget.windowMs) expired++;
-      if (expired > 0) slots.splice(0, expired);
+      const slots = this.#trim(scope, budget.windowMs, now);
       // The slot `limit` places back decides: the new one must be a whole window after it.
       const bound = slots[slots.length - budget.limit];
       if (bound !== undefined && bound + budget.windowMs > at) {
         at = bound + budget.windowMs;
         reason = 'pacing';
       }
-      if (budget.maxWaitMs === undefined || at - now <= budget.maxWaitMs) slots.push(at);
-      this.#slots.set(scope, slots);
+      const earliest = now + (budget.minWaitMs ?? 0);
+      if (earliest > at) {
+        at = earliest;
+        reason = 'pacing';
+      }
+      if (budget.maxWaitMs === undefined || at - now <= budget.maxWaitMs) insert(slots, at);
     }
     return { waitMs: at - now, reason };
+  }
+
+  /** Notes a send time taken elsewhere (the shared store): this client's own log of what it sent. */
+  record(scope: string, at: number, windowMs: number, now: number): void {
+    insert(this.#trim(scope, windowMs, now), at);
+  }
+
+  /** Send times of `scope` after `since`, ascending (the client's own, when this is its log). */
+  after(scope: string, since: number): number[] {
+    const slots = this.#slots.get(scope) ?? [];
+    return slots.slice(firstAfter(slots, since));
+  }
+
+  /** How many send times of `scope` are after `since`. */
+  countAfter(scope: string, since: number): number {
+    const slots = this.#slots.get(scope) ?? [];
+    return slots.length - firstAfter(slots, since);
+  }
+
+  /** The slots of `scope` still in the window ending at `now`, expired ones dropped. */
+  #trim(scope: string, windowMs: number, now: number): number[] {
+    let slots = this.#slots.get(scope);
+    if (slots === undefined) {
+      slots = [];
+      this.#slots.set(scope, slots);
+    }
+    // Slots are kept in ascending order: the expired ones are at the front.
+    let expired = 0;
+    while (expired < slots.length && (slots[expired] as number) <= now - windowMs) expired++;
+    if (expired > 0) slots.splice(0, expired);
+    return slots;
   }
 
   async pause(scope: string, ms: number, now: number): Promise<void> {
@@ -138,4 +197,24 @@ export class MemoryState implements SharedState {
   async dropToken(key: string, accessToken: string): Promise<void> {
     if (this.#tokens.get(key)?.accessToken === accessToken) this.#tokens.delete(key);
   }
+}
+
+/** Inserts `at` into ascending `slots`: nearly always at the end (later waits come later). */
+function insert(slots: number[], at: number): void {
+  let index = slots.length;
+  while (index > 0 && (slots[index - 1] as number) > at) index--;
+  if (index === slots.length) slots.push(at);
+  else slots.splice(index, 0, at);
+}
+
+/** Index of the first of ascending `slots` after `since` (binary search: a window may hold thousands). */
+function firstAfter(slots: number[], since: number): number {
+  let low = 0;
+  let high = slots.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((slots[middle] as number) > since) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }

@@ -31,6 +31,8 @@ export class AttemptHooks {
    * which serves every call waiting for it, has its attempt spans under this one.
    */
   asker: Operation | undefined;
+  /** 429 bodies still to read for the plan they name: a few are enough, and a 429 storm reads no more. */
+  #planChecks = 3;
 
   readonly hooks: Hooks = {
     beforeRequest: [(request, options) => this.#beforeAttempt(exchangeOf(options), request)],
@@ -72,7 +74,14 @@ export class AttemptHooks {
     // The safety second is the client's own, not the service's: it does not count against the cap.
     const maxWaitMs = exchange.maxRetryAfterMs + SAFETY_MS;
     const reservation =
-      exchange.version === undefined ? undefined : this.#pacing.reserve(exchange.version, maxWaitMs);
+      exchange.version === undefined
+        ? undefined
+        : this.#pacing.reserve(
+            exchange.version,
+            maxWaitMs,
+            exchange.timeout,
+            exchange.attempt > 0 && exchange.wait.reason === 'status 429',
+          );
     if (reservation === undefined) return this.#start(exchange, request, bearer);
     const signal = exchange.signal;
     return abortable(reservation, signal).then(({ waitMs, reason }) => {
@@ -111,11 +120,27 @@ export class AttemptHooks {
     return undefined;
   }
 
-  /** A 429's `Retry-After` pauses the account for every client sharing the state. */
+  /**
+   * A 429's `Retry-After` pauses the account for every client sharing the state; the plan it names
+   * (`Rate limit of N requests per minute`, read from a copy of the body until the client has warned)
+   * is checked against `rateLimit`.
+   */
   #pauseOn429(exchange: Exchange, response: Response): void {
     if (response.status !== 429 || exchange.version === undefined) return;
     const ms = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
     if (ms !== undefined && ms > 0) void this.#pacing.pause(exchange.version, ms);
+    if (this.#planChecks-- > 0) {
+      response
+        .clone()
+        .text()
+        .then(
+          (text) => {
+            const plan = /(\d+) requests per minute/i.exec(text.slice(0, 2_000));
+            if (plan) this.#pacing.planSeen(Number(plan[1]));
+          },
+          () => {},
+        );
+    }
   }
 
   /** Emits `'response'` once per attempt that got an HTTP answer. */

@@ -61,7 +61,10 @@ export class HttpTransport implements Transport {
     // The longest wait this client accepts, and so the longest a 429 of its own may pause the account.
     const maxPauseMs = (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000;
     const pacing = new Pacing(
-      () => loadShared().then((m) => m.sharedParts(options, budget, maxPauseMs, clock, events)),
+      () =>
+        loadShared().then((m) =>
+          m.sharedParts(options, budget, maxPauseMs, options.timeout ?? DEFAULTS.timeout, clock, events),
+        ),
       budget !== undefined || options.sharedState !== undefined || clientSecret !== undefined,
     );
     this.#hooks = new AttemptHooks(clock, events, pacing);

@@ -5,7 +5,7 @@ import { SharedStateGuard } from '../../../src/core/pacing/guard.js';
 import { MemoryState } from '../../../src/core/pacing/shared-state.js';
 import { fakeClock } from '../../helpers/clock.js';
 
-// The guard bounds every store call to 1 s with one timer for all pending calls (not one each).
+// The guard bounds every store call to its bound (the call's timeout; 1 s here) with one timer for all pending calls (not one each).
 // Fake timers move setTimeout and performance.now together; the guard's back-off runs on the
 // client clock (fakeClock), which these tests do not move.
 
@@ -28,7 +28,7 @@ function guarded(store: SharedState) {
   const events = new ClientEmitter();
   const errors: SharedStateErrorEvent[] = [];
   events.on('shared_state_error', (event) => errors.push(event));
-  const guard = new SharedStateGuard(store, fakeClock(), events);
+  const guard = new SharedStateGuard(store, fakeClock(), events, 1_000);
   const reserve = () => {
     const outcome: { value?: Reservation } = {};
     void guard
