@@ -8,14 +8,14 @@ import { runScript } from './child.js';
 import type { LockHolderArgs } from './lock-holder-worker.js';
 
 // Issue 19, item 6 (docs/scale.md, Token): a process that holds the shared token lock and dies blocks
-// the others for at most one lease, 5 s. The holder is a real process (lock-holder-worker.ts): a
+// the others for at most one lease, 4 s. The holder is a real process (lock-holder-worker.ts): a
 // TelephonyClient whose token request never answers, so it holds the lock and renews its lease as
 // the SDK does; it is SIGKILLed right after a renewal, the worst moment (a whole lease left). The
-// lease runs on the redis-server's clock, so this waits for real: about 5 s per driver.
+// lease runs on the redis-server's clock, so this waits for real: about 4 s per driver.
 
 const BASE_URL = 'http://sandbox.test';
 const CLIENT_ID = 'app_lock';
-const LEASE_MS = 5_000;
+const LEASE_MS = 4_000;
 
 let server: RedisServer;
 let raw: Redis;
@@ -47,7 +47,7 @@ async function until(check: () => Promise<boolean>, ms: number, what: string): P
 }
 
 describe.each(['node-redis', 'ioredis'] as const)('a token-lock holder (%s) that is SIGKILLed', (driver) => {
-  it('blocks another process for at most one lease (5 s), which then gets its own token', async () => {
+  it('blocks another process for at most one lease (4 s), which then gets its own token', async () => {
     const sandbox = createSandbox({ clients: [{ clientId: CLIENT_ID, clientSecret: 'secret_lock_holder' }] });
     const args: LockHolderArgs = [driver, server.url, BASE_URL, CLIENT_ID];
     const worker = runScript('test/integration/lock-holder-worker.ts', args);

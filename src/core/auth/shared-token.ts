@@ -20,7 +20,7 @@ export interface TokenLockTiming {
   waitMs: number;
 }
 
-const TOKEN_LOCK: TokenLockTiming = { leaseMs: 5_000, renewMs: 2_000, pollMs: 100, waitMs: 10_000 };
+const TOKEN_LOCK: TokenLockTiming = { leaseMs: 4_000, renewMs: 1_500, pollMs: 100, waitMs: 10_000 };
 
 /** Whether `token` is before its renewal point (`min(60 s, lifetime / 2)` before expiry, as TokenCache). */
 function fresh(token: SharedToken, now: number): boolean {

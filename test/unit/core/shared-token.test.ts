@@ -144,7 +144,7 @@ describe('one token for every client sharing a state', () => {
     expect(counts.tokens).toBe(1);
   });
 
-  it('a holder that stops renewing (it died) blocks the others for its 5 s lease, not 30 s', async () => {
+  it('a holder that stops renewing (it died) blocks the others for its 4 s lease, not 30 s', async () => {
     const gate = heldTokenEndpoint();
     const state = new MemoryState();
     const clock = fakeClock();
@@ -159,12 +159,12 @@ describe('one token for every client sharing a state', () => {
     const waiter = testClient({ sharedState: state, clock });
     await waiter.request({ method: 'GET', path: '/v2/x' });
     expect(gate.requests).toBe(2);
-    expect(clock.waits).toEqual(Array.from({ length: 50 }, () => 100));
+    expect(clock.waits).toEqual(Array.from({ length: 40 }, () => 100));
     gate.release();
     await holder;
   });
 
-  describe('on timers (a renewal runs every 2 s of real time)', () => {
+  describe('on timers (a renewal runs every 1.5 s of real time)', () => {
     beforeEach(() => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     });
