@@ -5,10 +5,19 @@ import { browserLoaders } from './scripts/lib/browser-loaders.js';
 import { inlineConsoleAssets } from './scripts/lib/console-assets.js';
 import { ownSourceMaps } from './scripts/lib/source-maps.js';
 
-/** The public entries (package.json `exports`). */
-const publicEntries = {
+/**
+ * The entries of the Node build (package.json's `node` condition): the client and the receiver. The
+ * testing and redis entries import none of ky, zod and eventemitter3, so Node loads them from dist/
+ * as every other runtime does, and the package does not ship them twice.
+ */
+const nodeEntries = {
   index: 'src/index.ts',
   webhooks: 'src/webhooks/index.ts',
+};
+
+/** The public entries (package.json `exports`). */
+const publicEntries = {
+  ...nodeEntries,
   testing: 'src/testing/index.ts',
   redis: 'src/redis/index.ts',
 };
@@ -88,7 +97,7 @@ export default defineConfig([
     // bundled in, so a Node process loads a few files instead of zod's graph of ~100 modules
     // (docs/performance.md, Cold start). Bundlers, browsers and workers keep the builds above,
     // whose dependencies stay external and are shared with the app's own copies.
-    entry: publicEntries,
+    entry: nodeEntries,
     outDir: 'dist/node',
     format: ['esm', 'cjs'],
     // One TelephonyError for every entry of a format, as above; keepNames for the CJS pass.
