@@ -59,9 +59,11 @@ async function cjsSourceMaps(dir: string): Promise<void> {
 
 export default defineConfig([
   {
-    entry,
+    // The sandbox's bin too: it shares the testing entry's chunks instead of bundling the sandbox a
+    // second time. esbuild keeps its source's `#!` line at the top of dist/cli.js.
+    entry: { ...entry, cli: 'src/testing/cli.ts' },
     format: ['esm'],
-    dts: true,
+    dts: { entry },
     splitting: true,
     sourcemap: true,
     clean: true,
@@ -112,14 +114,5 @@ export default defineConfig([
     // The maps keep the SDK's own sources (not the dependencies', and no source text: the maps
     // of dist/ carry it), so the package does not ship the same maps twice.
     onSuccess: () => ownSourceMaps('dist/node'),
-  },
-  {
-    entry: { cli: 'src/testing/cli.ts' },
-    format: ['esm'],
-    target: 'node20',
-    esbuildPlugins: [inlineConsoleAssets],
-    platform: 'node',
-    banner: { js: '#!/usr/bin/env node' },
-    external: ['ky', 'zod', 'eventemitter3', 'msw'],
   },
 ]);
