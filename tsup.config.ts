@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defineConfig } from 'tsup';
 import { browserLoaders } from './scripts/lib/browser-loaders.js';
 import { inlineConsoleAssets } from './scripts/lib/console-assets.js';
+import { esmWrappers } from './scripts/lib/esm-wrappers.js';
 import { ownSourceMaps } from './scripts/lib/source-maps.js';
 
 /**
@@ -101,8 +102,10 @@ export default defineConfig([
     // whose dependencies stay external and are shared with the app's own copies.
     entry: nodeEntries,
     outDir: 'dist/node',
-    format: ['esm', 'cjs'],
-    // One TelephonyError for every entry of a format, as above; keepNames for the CJS pass.
+    // CommonJS only: each ESM entry re-exports it (scripts/lib/esm-wrappers.ts), so `import` and
+    // `require` share one copy of the code and one instance of each class.
+    format: ['cjs'],
+    // One TelephonyError for every entry, as above; keepNames for the CJS pass.
     splitting: true,
     keepNames: true,
     sourcemap: true,
@@ -113,6 +116,9 @@ export default defineConfig([
     external: ['msw', 'redis', 'ioredis', /^node:/],
     // The maps keep the SDK's own sources (not the dependencies', and no source text: the maps
     // of dist/ carry it), so the package does not ship the same maps twice.
-    onSuccess: () => ownSourceMaps('dist/node'),
+    onSuccess: async () => {
+      await ownSourceMaps('dist/node');
+      await esmWrappers('dist/node', Object.keys(nodeEntries));
+    },
   },
 ]);
