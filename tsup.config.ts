@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defineConfig } from 'tsup';
 import { browserLoaders } from './scripts/lib/browser-loaders.js';
 import { inlineConsoleAssets } from './scripts/lib/console-assets.js';
+import { esmTypeStubs } from './scripts/lib/esm-types.js';
 import { esmWrappers } from './scripts/lib/esm-wrappers.js';
 import { ownSourceMaps } from './scripts/lib/source-maps.js';
 
@@ -64,7 +65,7 @@ export default defineConfig([
     // second time. esbuild keeps its source's `#!` line at the top of dist/cli.js.
     entry: { ...entry, cli: 'src/testing/cli.ts' },
     format: ['esm'],
-    dts: { entry },
+    // No declarations of its own: each <entry>.d.ts re-exports the CJS build's (scripts/lib/esm-types.ts).
     splitting: true,
     sourcemap: true,
     clean: true,
@@ -93,7 +94,10 @@ export default defineConfig([
     // ky is ESM-only; bundling it keeps `require('telephony-sdk')` working on every Node 20 patch.
     noExternal: ['ky'],
     external: ['zod', 'eventemitter3', 'msw', 'redis', 'ioredis', /^node:/],
-    onSuccess: () => cjsSourceMaps('dist'),
+    onSuccess: async () => {
+      await cjsSourceMaps('dist');
+      await esmTypeStubs('dist', Object.keys(publicEntries));
+    },
   },
   {
     // The Node build (package.json's `node` condition, dist/node/): ky, zod and eventemitter3
