@@ -1,5 +1,3 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defineConfig } from 'tsup';
 import { browserLoaders } from './scripts/lib/browser-loaders.js';
 import { inlineConsoleAssets } from './scripts/lib/console-assets.js';
@@ -33,31 +31,9 @@ const entry = {
   'internal/webhook-receiver': 'src/webhooks/receiver.ts',
 };
 
-/**
- * The CJS build's maps. tsup's CJS splitting pass (sucrase over esbuild's ESM) names each chunk by
- * its absolute path in the source map's `file` and `sources`: the build machine's directories would
- * ship in the package. Rewritten relative to the map, as esbuild writes every other source. And
- * without `sourcesContent`: the ESM maps beside them carry the same sources' text, which would
- * otherwise ship twice (the tarball's size, test/package/tarball-contents.test.ts).
- */
-async function cjsSourceMaps(dir: string): Promise<void> {
-  const entries = await readdir(dir, { recursive: true });
-  // dist/node/ is the Node build's, rewritten by its own config (built at the same time).
-  const ours = entries.filter((name) => name.endsWith('.cjs.map') && !/^node[/\\]/.test(name));
-  for (const entry of ours) {
-    const file = join(dir, entry);
-    const map = JSON.parse(await readFile(file, 'utf8')) as {
-      file?: string;
-      sources: string[];
-      sourcesContent?: unknown;
-    };
-    const local = (path: string) => (isAbsolute(path) ? relative(dirname(file), path) : path);
-    map.sources = map.sources.map(local);
-    if (map.file !== undefined) map.file = local(map.file);
-    delete map.sourcesContent;
-    await writeFile(file, JSON.stringify(map));
-  }
-}
+/** Maps of dist/ itself (not of the Node build in dist/node/, which its own config rewrites). */
+const distMaps = (extension: string) => (path: string) =>
+  path.endsWith(extension) && !/^node[/\\]/.test(path);
 
 export default defineConfig([
   {
@@ -75,6 +51,7 @@ export default defineConfig([
     // redis and ioredis are never imported (the user passes a client in); listed so that a stray
     // import could never bundle one.
     external: ['ky', 'zod', 'eventemitter3', 'msw', 'redis', 'ioredis', /^node:/],
+    onSuccess: () => ownSourceMaps('dist', distMaps('.js.map')),
   },
   {
     entry,
@@ -95,7 +72,7 @@ export default defineConfig([
     noExternal: ['ky'],
     external: ['zod', 'eventemitter3', 'msw', 'redis', 'ioredis', /^node:/],
     onSuccess: async () => {
-      await cjsSourceMaps('dist');
+      await ownSourceMaps('dist', distMaps('.cjs.map'));
       await esmTypeStubs('dist', Object.keys(publicEntries));
     },
   },
@@ -118,8 +95,7 @@ export default defineConfig([
     platform: 'node',
     noExternal: ['ky', 'zod', 'eventemitter3'],
     external: ['msw', 'redis', 'ioredis', /^node:/],
-    // The maps keep the SDK's own sources (not the dependencies', and no source text: the maps
-    // of dist/ carry it), so the package does not ship the same maps twice.
+    // The maps keep the SDK's own sources, whose files the package ships (scripts/lib/source-maps.ts).
     onSuccess: async () => {
       await ownSourceMaps('dist/node');
       await esmWrappers('dist/node', Object.keys(nodeEntries));

@@ -1,12 +1,13 @@
 /**
  * What `npm pack` puts in the tarball, and how the package reads on npm: the built code, README,
- * CHANGELOG and LICENSE — no screenshots, no internal notes, no source text twice — and the
+ * CHANGELOG and LICENSE, and the TypeScript sources the source maps name — no screenshots, no
+ * internal notes, no source text twice — and the
  * fields npm shows beside it (repository, homepage, bugs, keywords), through which it resolves
  * README's relative links to the repository.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, repoRoot } from '../../scripts/lib/tarball.js';
 
@@ -38,9 +39,12 @@ const manifest = () =>
   JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
 
 describe('npm pack', () => {
-  it('ships dist/, README.md, CHANGELOG.md, LICENSE and package.json only: no PNG, no docs/', () => {
-    const outside = packed.files.map((file) => file.path).filter((path) => !path.startsWith('dist/'));
+  it('ships dist/, the .ts of src/, README.md, CHANGELOG.md, LICENSE and package.json only: no PNG, no docs/', () => {
+    const paths = packed.files.map((file) => file.path);
+    const outside = paths.filter((path) => !path.startsWith('dist/') && !path.startsWith('src/'));
     expect(outside.sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json']);
+    expect(paths.filter((path) => path.startsWith('src/') && !path.endsWith('.ts'))).toEqual([]);
+    expect(paths).toContain('src/client.ts');
     expect(packed.files.filter((file) => /\.(png|jpe?g|gif|svg)$/.test(file.path))).toEqual([]);
   });
 
@@ -48,21 +52,24 @@ describe('npm pack', () => {
     expect(packed.size).toBeLessThanOrEqual(PACKED_LIMIT);
   });
 
-  it('carries each source text once: in the ESM maps, not again in the CJS maps beside them', () => {
-    const cjsMaps = packed.files.filter((file) => file.path.endsWith('.cjs.map'));
-    expect(cjsMaps.length).toBeGreaterThan(5);
-    for (const { path } of cjsMaps) {
-      const map = JSON.parse(readFileSync(join(repoRoot, path), 'utf8')) as { sourcesContent?: unknown };
+  it('carries each source text once: every map names files the package ships, none embeds their text', () => {
+    const shipped = new Set(packed.files.map((file) => file.path));
+    const maps = packed.files.filter((file) => file.path.endsWith('.map'));
+    expect(maps.length).toBeGreaterThan(10);
+    let sources = 0;
+    for (const { path } of maps) {
+      const map = JSON.parse(readFileSync(join(repoRoot, path), 'utf8')) as {
+        sources: string[];
+        sourcesContent?: unknown;
+      };
       expect(map.sourcesContent, path).toBeUndefined();
+      const missing = map.sources
+        .map((source) => join(dirname(path), source))
+        .filter((file) => !shipped.has(file));
+      expect(missing, path).toEqual([]);
+      sources += map.sources.length;
     }
-    const esm = JSON.parse(readFileSync(join(repoRoot, 'dist/index.js.map'), 'utf8')) as {
-      sources: string[];
-      sourcesContent: string[];
-    };
-    expect(esm.sourcesContent).toHaveLength(esm.sources.length);
-    expect(esm.sourcesContent[esm.sources.indexOf('../src/client.ts')]).toContain(
-      'export class TelephonyClient',
-    );
+    expect(sources).toBeGreaterThan(100);
   });
 });
 

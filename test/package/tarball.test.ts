@@ -331,7 +331,7 @@ describe('packed tarball, contents', () => {
     }
   });
 
-  it("ships the Node build's maps for the SDK's own sources only, without their text (dist/'s maps carry it)", () => {
+  it("ships the Node build's maps for the SDK's own sources only, which the package ships beside them", () => {
     const dist = join(project, 'node_modules/telephony-sdk/dist/node');
     const maps = readdirSync(dist).filter((file) => file.endsWith('.map'));
     const sources = new Set<string>();
@@ -348,7 +348,10 @@ describe('packed tarball, contents', () => {
         map.sources.filter((source) => !own(source)),
         file,
       ).toEqual([]);
-      for (const source of map.sources) sources.add(source);
+      for (const source of map.sources) {
+        sources.add(source);
+        expect(existsSync(join(dist, source)), `${file}: ${source}`).toBe(true);
+      }
     }
     expect(sources).toContain('../../src/client.ts');
     expect(sources).toContain('../../src/webhooks/verify.ts');
