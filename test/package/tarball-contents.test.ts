@@ -18,11 +18,11 @@ interface Packed {
 }
 
 /**
- * The packed size this package keeps under (bytes): 628 kB measured, was 968 kB. Issue 20's goal
- * is 300 kB, not met yet: the code alone (four builds — ESM and CJS, platform-neutral and Node —
- * plus two copies of the types) packs to about 360 kB.
+ * The packed size this package keeps under (bytes): issue 20's goal, NOT met yet (this fails):
+ * 444 615 B measured, was 628 kB. Of it, gzip: the sources the maps resolve to ≈ 127 kB, the maps
+ * ≈ 64 kB, the code of dist/ (ESM 72 kB, CJS 83 kB) and dist/node/ (63 kB), the types 34 kB.
  */
-const PACKED_LIMIT = 650_000;
+const PACKED_LIMIT = 300_000;
 
 let packed: Packed;
 beforeAll(() => {
