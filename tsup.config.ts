@@ -2,7 +2,6 @@ import { defineConfig } from 'tsup';
 import { browserLoaders } from './scripts/lib/browser-loaders.js';
 import { inlineConsoleAssets } from './scripts/lib/console-assets.js';
 import { esmTypeStubs } from './scripts/lib/esm-types.js';
-import { esmWrappers } from './scripts/lib/esm-wrappers.js';
 import { ownSourceMaps } from './scripts/lib/source-maps.js';
 
 /**
@@ -83,10 +82,8 @@ export default defineConfig([
     // whose dependencies stay external and are shared with the app's own copies.
     entry: nodeEntries,
     outDir: 'dist/node',
-    // CommonJS only: each ESM entry re-exports it (scripts/lib/esm-wrappers.ts), so `import` and
-    // `require` share one copy of the code and one instance of each class.
-    format: ['cjs'],
-    // One TelephonyError for every entry, as above; keepNames for the CJS pass.
+    format: ['esm', 'cjs'],
+    // One TelephonyError for every entry of a format, as above; keepNames for the CJS pass.
     splitting: true,
     keepNames: true,
     sourcemap: true,
@@ -96,9 +93,6 @@ export default defineConfig([
     noExternal: ['ky', 'zod', 'eventemitter3'],
     external: ['msw', 'redis', 'ioredis', /^node:/],
     // The maps keep the SDK's own sources, whose files the package ships (scripts/lib/source-maps.ts).
-    onSuccess: async () => {
-      await ownSourceMaps('dist/node');
-      await esmWrappers('dist/node', Object.keys(nodeEntries));
-    },
+    onSuccess: () => ownSourceMaps('dist/node'),
   },
 ]);

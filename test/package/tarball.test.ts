@@ -104,24 +104,6 @@ describe.each(BUILDS)('packed tarball, %s: what Node resolves', (_build, cwd, di
   });
 });
 
-describe('packed tarball, the Node build', () => {
-  it('gives `import` and `require` the same module: one instance of each class per process', () => {
-    const script = `import { createRequire } from 'node:module';
-const require = createRequire(import.meta.url);
-const imported = await import('telephony-sdk');
-const required = require('telephony-sdk');
-const webhooks = await import('telephony-sdk/webhooks');
-console.log(JSON.stringify({
-  client: imported.TelephonyClient === required.TelephonyClient,
-  error: imported.TelephonyError === required.TelephonyError,
-  receiver: webhooks.WebhookReceiver === required.WebhookReceiver,
-}));`;
-    writeFileSync(join(project, 'same-module.mjs'), script);
-    const out = execFileSync(process.execPath, ['same-module.mjs'], { cwd: project, encoding: 'utf8' });
-    expect(JSON.parse(out)).toEqual({ client: true, error: true, receiver: true });
-  });
-});
-
 describe.each(
   BUILDS.flatMap(
     ([build, cwd]) =>
@@ -318,8 +300,7 @@ describe('packed tarball, contents', () => {
       file.endsWith('.map'),
     );
     expect(maps.length).toBeGreaterThan(10);
-    // The Node build's CommonJS files: index, webhooks and their chunk (its ESM files re-export them).
-    expect(maps.filter((file) => file.startsWith('node/')).length).toBeGreaterThanOrEqual(3);
+    expect(maps.filter((file) => file.startsWith('node/')).length).toBeGreaterThan(5);
     for (const file of maps) {
       const map = JSON.parse(readFileSync(join(dist, file), 'utf8')) as { file?: string; sources: string[] };
       const paths = [map.file ?? '', ...map.sources];
