@@ -1,9 +1,11 @@
 /**
- * Source maps of the Node build (dist/node/), which bundles ky, zod and eventemitter3: kept for the
- * SDK's own sources only. The dependencies' code maps to nothing (a stack frame inside zod shows
- * the bundled file's line, which is zod's own JavaScript) and no source text is embedded — the
- * platform-neutral build's maps beside it already carry the SDK's sources, so the package does
- * not ship them twice. `node --enable-source-maps` still names `src/…ts` lines in stack traces.
+ * The package's source maps: the SDK's own sources only, named relative to the map, and no source
+ * text embedded. The package ships the sources themselves (package.json `files`: the .ts files of src/), so
+ * each map's `sources` resolve to the TypeScript it was built from — for every build (ESM, CJS and
+ * the Node build), where embedding the text would ship it once per build. The Node build and the
+ * CJS build bundle ky (and the Node build zod and eventemitter3): their code maps to nothing (a
+ * stack frame inside zod shows the bundled file's line, which is zod's own JavaScript), as their
+ * sources are not in the package. `node --enable-source-maps` names `src/…ts` lines in stack traces.
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
@@ -124,12 +126,16 @@ export function keepSources(map: SourceMap, keep: (source: string) => boolean): 
 }
 
 /**
- * Every `.map` under `dir` (recursively): sources outside node_modules only (see above), every
- * path relative to the map (tsup's CJS splitting pass writes absolute ones).
+ * Every `.map` under `dir` (recursively) whose path relative to `dir` `only` accepts: sources outside
+ * node_modules only (see above), every path relative to the map (tsup's CJS splitting pass writes
+ * absolute ones), no `sourcesContent`.
  */
-export async function ownSourceMaps(dir: string): Promise<void> {
+export async function ownSourceMaps(
+  dir: string,
+  only: (path: string) => boolean = () => true,
+): Promise<void> {
   const entries = await readdir(dir, { recursive: true });
-  for (const entry of entries.filter((name) => name.endsWith('.map'))) {
+  for (const entry of entries.filter((name) => name.endsWith('.map') && only(name))) {
     const file = join(dir, entry);
     const map = JSON.parse(await readFile(file, 'utf8')) as SourceMap;
     const local = (path: string) => (isAbsolute(path) ? relative(dirname(file), path) : path);

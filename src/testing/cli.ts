@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { logLine } from './activity-log.js';
 import { COMMANDS_HELP, readCommands } from './cli-commands.js';
