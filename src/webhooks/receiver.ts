@@ -84,7 +84,7 @@ export class WebhookReceiver extends Listeners {
       if (value !== undefined && !(value > 0 && (name !== 'dedupTtl' || value < Infinity)))
         throw new TelephonyError(`${name} must be a positive number`);
     }
-    const timeout = (this.#timeout = options.handlerTimeout ?? 30);
+    const timeout = options.handlerTimeout ?? 30;
     // Over an hour (finite) it can only be milliseconds: 30000 would hold a hung event's id 8.3 hours.
     if (timeout > 3600 && timeout < Infinity)
       throw new TelephonyError(
@@ -96,6 +96,7 @@ export class WebhookReceiver extends Listeners {
     // Older events must be refused before the store forgets their ids, or a replay of one would run.
     if ((options.maxEventAge ?? 0) > this.#ttl)
       throw new TelephonyError('maxEventAge must not exceed dedupTtl');
+    this.#timeout = timeout;
     this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   }
 
