@@ -62,9 +62,8 @@ export class MemoryDedupStore implements DedupStore {
 
   /** Whether `id` was added less than its TTL ago. */
   has(id: string): boolean {
-    const expiry = this.#expiries.get(id);
-    if (expiry === undefined) return false;
-    if (expiry > this.#now()) return true;
+    // An unknown id compares as 0 (every expiry is later); deleting it then is a no-op.
+    if ((this.#expiries.get(id) ?? 0) > this.#now()) return true;
     this.#expiries.delete(id);
     return false;
   }

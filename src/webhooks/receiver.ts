@@ -12,6 +12,9 @@ import { bounded } from './timers.js';
 import { checkSettings, verifyWebhook } from './verify.js';
 import { warn } from './warn.js';
 
+/** Reports a delivery's failure (once per attempt) and gives its 500 answer. */
+type Failed = (reason: 'handler_error' | 'store_error', error: unknown) => HandleResult;
+
 /** What {@link WebhookReceiver.handle} answers. */
 export interface HandleResult {
   /**
@@ -78,12 +81,12 @@ export class WebhookReceiver extends Listeners {
     for (const name of ['dedupTtl', 'handlerTimeout', 'maxBodyBytes', 'maxEventAge'] as const) {
       const value = options[name];
       // An infinite ttl would reach the store as Infinity (Redis EX refuses it: every delivery a 500).
-      if (value !== undefined && !(value > 0 && (name !== 'dedupTtl' || value < Number.POSITIVE_INFINITY)))
+      if (value !== undefined && !(value > 0 && (name !== 'dedupTtl' || value < Infinity)))
         throw new TelephonyError(`${name} must be a positive number`);
     }
-    const timeout = options.handlerTimeout;
+    const timeout = options.handlerTimeout ?? 30;
     // Over an hour (finite) it can only be milliseconds: 30000 would hold a hung event's id 8.3 hours.
-    if (timeout !== undefined && timeout > 3600 && timeout < Number.POSITIVE_INFINITY)
+    if (timeout > 3600 && timeout < Infinity)
       throw new TelephonyError(
         `handlerTimeout is in seconds: ${timeout} would be ${+(timeout / 3600).toFixed(1)} hours`,
       );
@@ -93,7 +96,7 @@ export class WebhookReceiver extends Listeners {
     // Older events must be refused before the store forgets their ids, or a replay of one would run.
     if ((options.maxEventAge ?? 0) > this.#ttl)
       throw new TelephonyError('maxEventAge must not exceed dedupTtl');
-    this.#timeout = options.handlerTimeout ?? 30;
+    this.#timeout = timeout;
     this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   }
 
@@ -156,20 +159,22 @@ export class WebhookReceiver extends Listeners {
     let pending = this.#inFlight.get(event.id);
     if (!pending) {
       const seconds = this.#timeout;
-      // Past the timeout the answer is given: what the attempt does later must not report or release again.
-      const attempt: { over?: boolean } = {};
+      // Past the timeout the answer is given: what the attempt does later must not report or release
+      // again. One report per attempt: a failure after the timeout's answer was given is not reported.
+      let over = false;
+      const failed: Failed = (reason, error) => {
+        if (!over) this.#notify(reason, { id: event.id, type: event.type, error });
+        over = true;
+        return { status: 500, event, reason };
+      };
       pending = bounded(
         // Handler failures are settled inside #process: what rejects here is the store.
-        this.#process(event, attempt).catch((error: unknown) =>
-          this.#failed(event, 'store_error', error, attempt),
-        ),
+        this.#process(event, failed).catch((error: unknown) => failed('store_error', error)),
         seconds * 1000,
         () =>
-          this.#failed(
-            event,
+          failed(
             'handler_error',
             new TelephonyError(`event ${event.id} was not processed within ${seconds} s`),
-            attempt,
           ),
       ).finally(() => this.#inFlight.delete(event.id));
       this.#inFlight.set(event.id, pending);
@@ -177,7 +182,7 @@ export class WebhookReceiver extends Listeners {
     return pending;
   }
 
-  async #process(event: WebhookEvent, attempt: { over?: boolean }): Promise<HandleResult> {
+  async #process(event: WebhookEvent, failed: Failed): Promise<HandleResult> {
     const { id, type } = event;
     const store = this.#store;
     const duplicate = (): HandleResult => {
@@ -201,10 +206,10 @@ export class WebhookReceiver extends Listeners {
           (fn as (event: WebhookEvent) => unknown).call(context, event),
         ),
       ).finally(claim.end);
-      const failed = outcomes.find((outcome) => outcome.status === 'rejected');
-      if (failed) {
+      const rejected = outcomes.find((outcome) => outcome.status === 'rejected');
+      if (rejected) {
         await claim.release();
-        return this.#failed(event, 'handler_error', failed.reason, attempt);
+        return failed('handler_error', rejected.reason);
       }
       try {
         await bounded(store.add(id, this.#ttl, claim.token));
@@ -217,18 +222,6 @@ export class WebhookReceiver extends Listeners {
     } finally {
       this.settle(listeners, done);
     }
-  }
-
-  #failed(
-    event: WebhookEvent,
-    reason: 'handler_error' | 'store_error',
-    error: unknown,
-    attempt: { over?: boolean },
-  ): HandleResult {
-    // One report per attempt: a failure after the timeout's answer was given is not reported again.
-    if (!attempt.over) this.#notify(reason, { id: event.id, type: event.type, error });
-    attempt.over = true;
-    return { status: 500, event, reason };
   }
 
   /**

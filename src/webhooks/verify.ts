@@ -109,7 +109,7 @@ export function checkSettings(
 ): { secrets: readonly string[]; tolerance: number; now: number } {
   const { tolerance = 300, now = Date.now() / 1000 } = options;
   // A zero, negative or NaN tolerance, or a non-finite `now`, would silently disable or break the window.
-  if (!(tolerance > 0 && tolerance < Number.POSITIVE_INFINITY))
+  if (!(tolerance > 0 && tolerance < Infinity))
     throw new TelephonyError('tolerance must be a positive number of seconds');
   if (!Number.isFinite(now)) throw new TelephonyError('now must be a finite number of unix seconds');
   // An unset environment variable arrives here as undefined: say so rather than fail on `.length`.
