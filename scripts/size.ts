@@ -16,6 +16,11 @@ interface Entry {
   name: string;
   source: string;
   budgetKb?: number;
+  /**
+   * The goal, when the budget is a ratchet above it: a bundle over the goal but within the budget is
+   * reported (`goal … unmet`) without failing, so growth still fails while the goal is worked on.
+   */
+  goalKb?: number;
   /** Files that must exist before the entry can be measured; missing → skipped with a message. */
   needs?: string[];
   /** Packages that must not appear in the bundle. */
@@ -65,9 +70,13 @@ export const parse = (x: unknown) => z.array(Call).parse(x);`;
 
 const entries: Entry[] = [
   {
+    // Goal 29 kB (met at issue 17's end, 27.3 kB). Issue 18's answers-not-trusted checks, issue 20's
+    // tracing and issue 19's fleet faults brought it to 30.9 kB (docs/performance.md, Bundle size): the
+    // goal is open, and the budget a ratchet at what is shipped so that nothing grows it further.
     name: 'telephony-sdk (client calling every resource)',
     source: wholeSdk,
-    budgetKb: 29,
+    budgetKb: 31,
+    goalKb: 29,
     needs: ['src/client.ts', 'src/resources/calls.ts', 'src/resources/users.ts', 'dist/index.js'],
     foreignCode: [REDIS_CODE],
   },
@@ -96,10 +105,12 @@ const entries: Entry[] = [
     // The receiver is built on eventemitter3 (issue 3), which alone is 1.3 kB of the 2 kB goal;
     // README's Performance section records the goal as unmet for the whole entry and why. 4 → 5 kB
     // for the receiver's handler timeout, body limit and safe observability; 5 → 5.4 kB for claims that
-    // belong to their delivery and its own listener list (issue 18; docs/performance.md).
+    // belong to their delivery and its own listener list (issue 18; docs/performance.md). 5.4 → 5.6 kB
+    // ratchet for the delivery span (issue 20) and the 2 s store bound (issue 19); the goal stays 5.4.
     name: 'telephony-sdk/webhooks (whole entry, receiver included)',
     source: `export * from './dist/webhooks.js';`,
-    budgetKb: 5.4,
+    budgetKb: 5.6,
+    goalKb: 5.4,
     needs: ['src/webhooks/signature.ts', 'dist/webhooks.js'],
     forbidden: ['ky', 'zod'],
     foreignCode: [REDIS_CODE],
@@ -176,7 +187,12 @@ console.log(
 );
 for (const { entry, measure, problems, note } of rows) {
   const budget = entry.budgetKb === undefined ? '' : `${entry.budgetKb} kB`;
-  const result = note ?? (problems.length > 0 ? `FAIL ${problems.join('; ')}` : entry.budgetKb ? 'ok' : '');
+  const unmet =
+    measure && entry.goalKb !== undefined && measure.gzip > entry.goalKb * KB
+      ? ` (goal ${entry.goalKb} kB unmet: ${measure.gzip} B)`
+      : '';
+  const result =
+    note ?? (problems.length > 0 ? `FAIL ${problems.join('; ')}` : entry.budgetKb ? `ok${unmet}` : '');
   const min = measure ? kb(measure.minified) : '-';
   const gz = measure ? kb(measure.gzip) : '-';
   console.log(
