@@ -78,6 +78,8 @@ interface Sent {
 
 /** How many (event, URL) pairs are kept for a resend; older ones can no longer be resent. */
 const KEPT_SENT = 1000;
+/** How many attempts `deliveries` keeps: a CLI sandbox may run for days. */
+const KEPT_DELIVERIES = 10_000;
 
 /** Posts signed events and re-delivers them on the sandbox clock until a 200 or the retries run out. */
 export class Deliverer {
@@ -92,6 +94,7 @@ export class Deliverer {
     private readonly clock: Scheduler,
     private readonly post: AttemptPoster,
     private readonly onAttempt: AttemptListener = () => {},
+    private readonly keptDeliveries = KEPT_DELIVERIES,
   ) {}
 
   /** Makes the waiting re-deliveries of `eventId` to `url` now; false when none is waiting. */
@@ -162,6 +165,7 @@ export class Deliverer {
     const { status } = outcome;
     const delivery = { event, url, attempt, body, signature, at, latencyMs, ...outcome, resent };
     this.deliveries.push(delivery);
+    if (this.deliveries.length > this.keptDeliveries) this.deliveries.shift();
     const sent = this.#sent.get(`${event.id} ${url}`);
     if (sent) {
       sent.inFlight--;

@@ -103,7 +103,7 @@ export interface Sandbox {
     /** Pass as the client's `apiKey` option (v1). */
     apiKey: string;
   };
-  /** Every webhook and callback delivery attempt so far, oldest first. */
+  /** The webhook and callback delivery attempts so far, oldest first: the latest 10 000. */
   readonly deliveries: readonly Delivery[];
   /** Registered webhooks, secrets included. */
   readonly webhooks: readonly StoredWebhook[];
