@@ -41,4 +41,5 @@ export type {
   Transport,
 } from './core/types.js';
 export * from './resources/index.js';
+export type * from './shared/tracer.js';
 export * from './webhooks/index.js';

@@ -127,7 +127,7 @@ export function keepSources(map: SourceMap, keep: (source: string) => boolean): 
 
 /**
  * Every `.map` under `dir` (recursively) whose path relative to `dir` `only` accepts: sources outside
- * node_modules only (see above), every path relative to the map (tsup's CJS splitting pass writes
+ * node_modules that are files only (see above), every path relative to the map (tsup's CJS splitting pass writes
  * absolute ones), no `sourcesContent`.
  */
 export async function ownSourceMaps(
@@ -145,7 +145,8 @@ export async function ownSourceMaps(
         sources: map.sources.map(local),
         ...(map.file === undefined ? {} : { file: local(map.file) }),
       },
-      (source) => !/(^|[/\\])node_modules[/\\]/.test(source),
+      // Neither a dependency's file nor a module an esbuild plugin made up (`lazy-ky:ky`): no file ships.
+      (source) => !/(^|[/\\])node_modules[/\\]/.test(source) && !/(^|[/\\])[\w-]+:/.test(source),
     );
     await writeFile(file, JSON.stringify(own));
   }

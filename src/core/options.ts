@@ -1,4 +1,4 @@
-import type { Tracer } from '@opentelemetry/api';
+import type { Tracer } from '../shared/tracer.js';
 import type { Clock } from './clock.js';
 import { ValidationError } from './errors.js';
 import { PLANS, type RateLimit } from './pacing/plans.js';
@@ -78,8 +78,8 @@ export interface ClientOptions {
   /**
    * An OpenTelemetry `Tracer` (`trace.getTracer('my-app')`): each call becomes a span (`calls.create`),
    * each HTTP attempt a `CLIENT` span under it carrying a `traceparent` header, each wait an event
-   * (docs/observability.md). The SDK imports no OpenTelemetry code; `@opentelemetry/api` is needed
-   * for the types only. Default: no spans, and no cost.
+   * (docs/observability.md). The SDK imports no OpenTelemetry code, nor its types
+   * (`Tracer` here is the part of its API the SDK calls). Default: no spans, and no cost.
    */
   tracer?: Tracer | undefined;
   /** Time source for backoff waits, pacing and token expiry (tests inject a fake). */

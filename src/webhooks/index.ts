@@ -1,4 +1,5 @@
 export { TelephonyError } from '../shared/telephony-error.js';
+export type * from '../shared/tracer.js';
 export type { NodeRequest, NodeResponse } from './adapters.js';
 export { type DedupStore, MemoryDedupStore, type MemoryDedupStoreOptions } from './dedup.js';
 export { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';

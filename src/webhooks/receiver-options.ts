@@ -1,4 +1,4 @@
-import type { Tracer } from '@opentelemetry/api';
+import type { Tracer } from '../shared/tracer.js';
 import type { DedupStore } from './dedup.js';
 import type { VerifyWebhookOptions } from './verify.js';
 
@@ -33,8 +33,8 @@ export interface WebhookReceiverOptions extends VerifyWebhookOptions {
   maxBodyBytes?: number;
   /**
    * An OpenTelemetry `Tracer`: each delivery becomes a `SERVER` span `webhook <event type>` (`webhook`
-   * when it does not verify) with its id, type, status and outcome (docs/observability.md). Only the
-   * types of `@opentelemetry/api` are used. Default: no spans.
+   * when it does not verify) with its id, type, status and outcome (docs/observability.md). Nothing of
+   * `@opentelemetry/api` is imported (`Tracer` here is the part of its API the SDK calls). Default: no spans.
    */
   tracer?: Tracer;
 }

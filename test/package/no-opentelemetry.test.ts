@@ -24,12 +24,13 @@ describe('no OpenTelemetry code at run time', () => {
     expect(files.filter((file) => file.code.includes('@opentelemetry')).map((file) => file.name)).toEqual([]);
   });
 
-  it('the type declarations take the Tracer type from @opentelemetry/api', () => {
-    const imports = built(/\.d\.(?:c|m)?ts$/).flatMap(({ code }) =>
-      code.split('\n').filter((line) => /from ['"]@opentelemetry/.test(line)),
-    );
-    expect(imports.length).toBeGreaterThan(0);
-    for (const line of imports)
-      expect(line).toMatch(/^import (?:type )?\{[^}]*\} from '@opentelemetry\/api';$/);
+  it('nor does any type declaration: a TypeScript app without @opentelemetry/api installed compiles', () => {
+    const declarations = built(/\.d\.(?:c|m)?ts$/);
+    expect(declarations.length).toBeGreaterThan(0);
+    expect(
+      declarations
+        .filter((file) => /(?:from|import\(|require\()\s*['"]@opentelemetry/.test(file.code))
+        .map((file) => file.name),
+    ).toEqual([]);
   });
 });

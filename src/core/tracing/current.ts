@@ -3,7 +3,7 @@
  * loads only for a client with a tracer) and the slot that hands it from a method to the transport.
  * A client without a tracer runs none of tracing but one read of {@link currentOperation} per call.
  */
-import type { Span } from '@opentelemetry/api';
+import type { TraceSpan as Span } from '../../shared/tracer.js';
 
 /** One traced SDK operation (`calls.create`): its span, and what its attempts and waits report through. */
 export interface Operation {

@@ -8,7 +8,7 @@
  *   the attempt's `traceparent` header.
  * - Waits (pacing, a 429's pause, the back-off before a retry) are events on the operation span.
  */
-import type { Context, Span, Tracer } from '@opentelemetry/api';
+import type { TraceContext as Context, TraceSpan as Span, Tracer } from '../../shared/tracer.js';
 import { type Operation, runAs } from './current.js';
 
 // Where @opentelemetry/api keeps a context's span: its `createContextKey` is `Symbol.for(description)`,

@@ -1,4 +1,4 @@
-import type { Tracer } from '@opentelemetry/api';
+import type { Tracer } from '../../shared/tracer.js';
 import { loadTracing, tracingNow } from '../load.js';
 import { type Page, PagePromise } from '../response/page.js';
 

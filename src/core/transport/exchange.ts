@@ -1,4 +1,4 @@
-import type { Span } from '@opentelemetry/api';
+import type { TraceSpan as Span } from '../../shared/tracer.js';
 import type { Credential } from '../auth/credentials.js';
 import type { ApiVersion } from '../errors.js';
 import type { Operation } from '../tracing/current.js';
