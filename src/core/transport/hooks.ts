@@ -7,6 +7,7 @@ import { SAFETY_MS } from '../pacing/plans.js';
 import type { Reservation } from '../pacing/shared-state.js';
 import type { Operation } from '../tracing/current.js';
 import type { Exchange } from './exchange.js';
+import { bodyStart } from './read-body.js';
 import { parseRetryAfter, waitBeforeRetry } from './retry.js';
 import { abortable, userAbort } from './signals.js';
 
@@ -130,16 +131,14 @@ export class AttemptHooks {
     const ms = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
     if (ms !== undefined && ms > 0) void this.#pacing.pause(exchange.version, ms);
     if (this.#planChecks-- > 0) {
-      response
-        .clone()
-        .text()
-        .then(
-          (text) => {
-            const plan = /(\d+) requests per minute/i.exec(text.slice(0, 2_000));
-            if (plan) this.#pacing.planSeen(Number(plan[1]));
-          },
-          () => {},
-        );
+      // Its first chunk only: a 429's body may be huge or endless, and the copy must not read it all.
+      bodyStart(response.clone(), 2_000).then(
+        (text) => {
+          const plan = /(\d+) requests per minute/i.exec(text);
+          if (plan) this.#pacing.planSeen(Number(plan[1]));
+        },
+        () => {},
+      );
     }
   }
 

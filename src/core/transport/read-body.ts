@@ -89,6 +89,18 @@ async function collectText(
   return decoder.decode(bytes);
 }
 
+/**
+ * The start of `response`'s body as text: its first chunk (at most `bytes` of it), the rest cancelled.
+ * For a glance at an answer the SDK also reads in full (a copy), never past one chunk.
+ */
+export async function bodyStart(response: Response, bytes: number): Promise<string> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return '';
+  const { value } = await reader.read();
+  reader.cancel().catch(() => {});
+  return decoder.decode(value?.subarray(0, bytes));
+}
+
 /** One for every body: `decode` without `stream` keeps no state between calls, and a new one costs µs. */
 const decoder = new TextDecoder();
 
