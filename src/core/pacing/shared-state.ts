@@ -1,3 +1,5 @@
+import type { SharedStateGuard } from './guard.js';
+
 /**
  * State that clients share so that a fleet behaves like one client: the rate budget, 429 pauses and
  * the OAuth token. The in-memory {@link MemoryState} is every client's default (per client);
@@ -49,6 +51,18 @@ export interface Reservation {
   epoch?: string | undefined;
 }
 
+/**
+ * The rate budget of a client over a store that can fail or lose its window: `reserve` in place of
+ * the store's own (see {@link SharedState.fleetBudget}).
+ */
+export interface FleetBudget {
+  /**
+   * Reserves `scope`'s next send time under `budget` (its `maxWaitMs` set); the store has `boundMs` to
+   * answer. May add to `budget` what it asks of the store.
+   */
+  reserve(scope: string, budget: RateBudget, now: number, boundMs: number): Promise<Reservation>;
+}
+
 /** An access token shared by every client of one state. */
 export interface SharedToken {
   /** The bearer value. */
@@ -93,6 +107,13 @@ export interface SharedState {
   unlockToken(key: string, holder: string): Promise<void>;
   /** Drops the token under `key` only if it is still `accessToken` (the one a 401 refused). */
   dropToken(key: string, accessToken: string): Promise<void>;
+  /**
+   * Optional: how a pacing client reserves through this store so that a store that fails or loses its
+   * window cannot push the fleet past the plan (`redisState` gives its fleet share: docs/scale.md). Called
+   * once per client, with the client's guard over the store. Without it, each reservation is the
+   * store's, or the client's own in-memory state's while the store fails.
+   */
+  fleetBudget?(guard: SharedStateGuard): FleetBudget;
 }
 
 interface Lock {
