@@ -1,5 +1,5 @@
 import type { SharedStateGuard } from '../core/pacing/guard.js';
-import type { FleetBudget, RateBudget, Reservation } from '../core/pacing/shared-state.js';
+import { type FleetBudget, insert, type RateBudget, type Reservation } from '../core/pacing/shared-state.js';
 
 /**
  * Clock difference the loss check allows between this client and the store: a send of ours this
@@ -58,7 +58,8 @@ export class FleetShare implements FleetBudget {
       asked.minWaitMs = local.reserveNow(scope, { ...share, maxWaitMs: -1 }, now).waitMs;
     const seedSince = state.unstoredSince;
     if (seedSince !== Infinity && !state.seeding) {
-      asked.seed = local.after(scope, Math.max(seedSince, now - windowMs)).map((at) => now - at);
+      const log = local.log(scope, windowMs, now);
+      asked.seed = log.slice(firstAfter(log, seedSince)).map((at) => now - at);
       state.unstoredSince = Infinity;
       state.seeding = true;
     }
@@ -89,6 +90,7 @@ export class FleetShare implements FleetBudget {
     seeded: boolean,
   ): Reservation {
     const local = this.#guard.local;
+    const log = local.log(scope, share.windowMs, now);
     const { held, members, epoch } = reservation;
     if (members !== undefined && members > 0) state.members = members;
     if (seeded) {
@@ -99,7 +101,9 @@ export class FleetShare implements FleetBudget {
     if (epoch !== undefined) state.epoch = epoch;
     if (
       renamed ||
-      (held !== undefined && !state.seeding && held < local.countAfter(scope, now - share.windowMs + EDGE_MS))
+      (held !== undefined &&
+        !state.seeding &&
+        held < log.length - firstAfter(log, now - share.windowMs + EDGE_MS))
     ) {
       // The store lost sends we made (a restart): for a window our share decides too, and they go back.
       state.unstoredSince = -Infinity;
@@ -114,7 +118,19 @@ export class FleetShare implements FleetBudget {
         reason = 'pacing';
       }
     }
-    if (waitMs <= maxWaitMs) local.record(scope, now + waitMs, share.windowMs, now);
+    if (waitMs <= maxWaitMs) insert(log, now + waitMs);
     return waitMs === reservation.waitMs ? reservation : { waitMs, reason };
   }
+}
+
+/** Index of the first of ascending `slots` after `since` (binary search: a window may hold thousands). */
+function firstAfter(slots: number[], since: number): number {
+  let low = 0;
+  let high = slots.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((slots[middle] as number) > since) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }
