@@ -7,11 +7,13 @@
  * static token, no pacing and no tracer downloads none of them up front.
  */
 import * as errorMapping from './response/error-from-response.js';
+import { withParts } from './response/error-parts.js';
 import * as shared from './shared.js';
 import * as spans from './tracing/spans.js';
 
 export const loadShared = (): Promise<typeof shared> => Promise.resolve(shared);
-export const loadErrorMapping = (): Promise<typeof errorMapping> => Promise.resolve(errorMapping);
+const mapping = withParts(errorMapping);
+export const loadErrorMapping = (): Promise<typeof mapping> => Promise.resolve(mapping);
 /** The tracing code, at hand at once here: a call made right after the client's construction is traced. */
 export const tracingNow = (): typeof spans | undefined => spans;
 export const loadTracing = (): Promise<typeof spans> => Promise.resolve(spans);

@@ -1,5 +1,7 @@
+import type { SharedStateGuard } from '../core/pacing/guard.js';
 import type { RateBudget, Reservation, SharedState, SharedToken } from '../core/pacing/shared-state.js';
 import { type RedisConnection, type Send, sendOver } from './connection.js';
+import { FleetShare } from './fleet-share.js';
 import { accountKey, checkPrefix, DEFAULT_PREFIX } from './keys.js';
 import { DROP, LOCK, PAUSE, RESERVE, UNLOCK, WRITE } from './scripts.js';
 
@@ -138,6 +140,11 @@ class RedisState implements SharedState {
 
   async dropToken(key: string, accessToken: string): Promise<void> {
     await DROP.run(this.#send, [accountKey(this.#prefix, key, 'token')], [accessToken]);
+  }
+
+  /** A server or a network can fail, and a restart lose the windows: each client paces to its share then. */
+  fleetBudget(guard: SharedStateGuard): FleetShare {
+    return new FleetShare(guard);
   }
 }
 

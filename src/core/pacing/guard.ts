@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { ClientEmitter } from '../events.js';
 import { Deadlines } from './deadlines.js';
-import { MemoryState, type SharedState } from './shared-state.js';
+import { type FleetBudget, MemoryState, type SharedState } from './shared-state.js';
 
 /** After a store failure the client keeps to its local state this long before trying the store again. */
 const STORE_RETRY_MS = 5_000;
@@ -83,6 +83,11 @@ export class SharedStateGuard {
     this.#downUntil = this.#clock.now() + STORE_RETRY_MS;
     this.#events.emit('shared_state_error', { operation: name, error: describe(error) });
     return fallback();
+  }
+
+  /** The store's own way of reserving a pacing client's budget through this guard, if it has one. */
+  fleetBudget(): FleetBudget | undefined {
+    return this.#shared?.fleetBudget?.(this);
   }
 
   /** Whether there is a shared store: then every call asks it (another process may have paused the account). */

@@ -2,10 +2,9 @@ import type { Clock } from '../clock.js';
 import type { ApiVersion } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import type { ClientOptions } from '../options.js';
-import { FleetShare } from './fleet-share.js';
 import { SharedStateGuard } from './guard.js';
 import type { SharedParts } from './pacing.js';
-import type { RateBudget, Reservation } from './shared-state.js';
+import type { FleetBudget, RateBudget, Reservation } from './shared-state.js';
 
 /** The reservation before an attempt of a version's calls; a client without pacing nor pause skips the store. */
 export class Pacer {
@@ -14,8 +13,8 @@ export class Pacer {
   readonly #clock: Clock;
   readonly #events: ClientEmitter;
   readonly #account: string;
-  /** The budget with a shared store: what a slow, failed or restarted store cannot push past the plan. */
-  readonly #share: FleetShare | undefined;
+  /** The budget with a store that gives one (`redisState`): what a slow, failed or restarted store cannot push past the plan. */
+  readonly #share: FleetBudget | undefined;
   /** A 429 showed a plan smaller than `rateLimit`: said once. */
   #warned = false;
   /** The longest pause a 429 may set: the client's `maxRetryAfter`. */
@@ -35,7 +34,7 @@ export class Pacer {
     this.#budget = budget;
     this.#clock = clock;
     this.#events = events;
-    if (budget !== undefined && guard.shared) this.#share = new FleetShare(guard);
+    if (budget !== undefined) this.#share = guard.fleetBudget();
     this.#account = account;
     this.#maxPauseMs = maxPauseMs;
   }
@@ -57,9 +56,9 @@ export class Pacer {
     const scope = `${this.#account}:${version}`;
     const budget = retryOf429 ? undefined : this.#budget;
     if (budget === undefined && !this.#guard.shared && now >= this.#pausedUntil) return undefined;
-    if (budget !== undefined && this.#share !== undefined)
-      return this.#share.reserve(scope, budget, maxWaitMs, now, boundMs);
     const asked = budget === undefined ? undefined : { ...budget, maxWaitMs };
+    if (asked !== undefined && this.#share !== undefined)
+      return this.#share.reserve(scope, asked, now, boundMs);
     return this.#guard.run('reserve', (state) => state.reserve(scope, asked, now), boundMs);
   }
 

@@ -1,3 +1,5 @@
+import type { SharedStateGuard } from './guard.js';
+
 /**
  * State that clients share so that a fleet behaves like one client: the rate budget, 429 pauses and
  * the OAuth token. The in-memory {@link MemoryState} is every client's default (per client);
@@ -49,6 +51,18 @@ export interface Reservation {
   epoch?: string | undefined;
 }
 
+/**
+ * The rate budget of a client over a store that can fail or lose its window: `reserve` in place of
+ * the store's own (see {@link SharedState.fleetBudget}).
+ */
+export interface FleetBudget {
+  /**
+   * Reserves `scope`'s next send time under `budget` (its `maxWaitMs` set); the store has `boundMs` to
+   * answer. May add to `budget` what it asks of the store.
+   */
+  reserve(scope: string, budget: RateBudget, now: number, boundMs: number): Promise<Reservation>;
+}
+
 /** An access token shared by every client of one state. */
 export interface SharedToken {
   /** The bearer value. */
@@ -93,6 +107,13 @@ export interface SharedState {
   unlockToken(key: string, holder: string): Promise<void>;
   /** Drops the token under `key` only if it is still `accessToken` (the one a 401 refused). */
   dropToken(key: string, accessToken: string): Promise<void>;
+  /**
+   * Optional: how a pacing client reserves through this store so that a store that fails or loses its
+   * window cannot push the fleet past the plan (`redisState` gives its fleet share: docs/scale.md). Called
+   * once per client, with the client's guard over the store. Without it, each reservation is the
+   * store's, or the client's own in-memory state's while the store fails.
+   */
+  fleetBudget?(guard: SharedStateGuard): FleetBudget;
 }
 
 interface Lock {
@@ -121,7 +142,7 @@ export class MemoryState implements SharedState {
     let at = Math.max(now, paused);
     let reason: Reservation['reason'] = paused > now ? 'paused' : undefined;
     if (budget !== undefined) {
-      const slots = this.#trim(scope, budget.windowMs, now);
+      const slots = this.log(scope, budget.windowMs, now);
       // The slot `limit` places back decides: the new one must be a whole window after it.
       const bound = slots[slots.length - budget.limit];
       if (bound !== undefined && bound + budget.windowMs > at) {
@@ -138,25 +159,12 @@ export class MemoryState implements SharedState {
     return { waitMs: at - now, reason };
   }
 
-  /** Notes a send time taken elsewhere (the shared store): this client's own log of what it sent. */
-  record(scope: string, at: number, windowMs: number, now: number): void {
-    insert(this.#trim(scope, windowMs, now), at);
-  }
-
-  /** Send times of `scope` after `since`, ascending (the client's own, when this is its log). */
-  after(scope: string, since: number): number[] {
-    const slots = this.#slots.get(scope) ?? [];
-    return slots.slice(firstAfter(slots, since));
-  }
-
-  /** How many send times of `scope` are after `since`. */
-  countAfter(scope: string, since: number): number {
-    const slots = this.#slots.get(scope) ?? [];
-    return slots.length - firstAfter(slots, since);
-  }
-
-  /** The slots of `scope` still in the window ending at `now`, expired ones dropped. */
-  #trim(scope: string, windowMs: number, now: number): number[] {
+  /**
+   * The slots of `scope` still in the window ending at `now`, ascending, expired ones dropped. Of a
+   * client's local state with a shared store, its log of what it sent (FleetShare of telephony-sdk/redis
+   * reads it and adds to it).
+   */
+  log(scope: string, windowMs: number, now: number): number[] {
     let slots = this.#slots.get(scope);
     if (slots === undefined) {
       slots = [];
@@ -200,21 +208,9 @@ export class MemoryState implements SharedState {
 }
 
 /** Inserts `at` into ascending `slots`: nearly always at the end (later waits come later). */
-function insert(slots: number[], at: number): void {
+export function insert(slots: number[], at: number): void {
   let index = slots.length;
   while (index > 0 && (slots[index - 1] as number) > at) index--;
   if (index === slots.length) slots.push(at);
   else slots.splice(index, 0, at);
-}
-
-/** Index of the first of ascending `slots` after `since` (binary search: a window may hold thousands). */
-function firstAfter(slots: number[], since: number): number {
-  let low = 0;
-  let high = slots.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((slots[middle] as number) > since) high = middle;
-    else low = middle + 1;
-  }
-  return low;
 }

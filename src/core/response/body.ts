@@ -21,13 +21,3 @@ export function parseLenient(text: string): unknown {
     return undefined;
   }
 }
-
-/** A non-2xx answer's body: parsed JSON, else its text; `undefined` when empty. */
-export function parseErrorBody(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}

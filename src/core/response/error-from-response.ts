@@ -1,23 +1,27 @@
-import {
+import type {
   APIError,
-  type ApiVersion,
+  ApiVersion,
   AuthenticationError,
-  BadRequestError,
   InternalServerError,
-  NotFoundError,
-  PermissionDeniedError,
   RateLimitError,
 } from '../errors.js';
-import { clip } from '../zod-issues.js';
-import { parseErrorBody } from './body.js';
+import type { clip } from '../zod-issues.js';
 import { redactor } from './redact.js';
 
-const CLASS_BY_STATUS: Record<number, typeof APIError> = {
-  400: BadRequestError,
-  401: AuthenticationError,
-  403: PermissionDeniedError,
-  404: NotFoundError,
-};
+/**
+ * What the mapping uses of the code every client loads, handed in by error-parts.ts: a browser loads
+ * this file as a chunk of its own (load.browser.ts), and importing that code here would make a bundler
+ * split it off the first load into one more chunk that both share.
+ */
+export interface MappingParts {
+  APIError: typeof APIError;
+  AuthenticationError: typeof AuthenticationError;
+  RateLimitError: typeof RateLimitError;
+  InternalServerError: typeof InternalServerError;
+  /** The class of a 4xx status that has one of its own (400, 401, 403, 404). */
+  classByStatus: Record<number, typeof APIError>;
+  clip: typeof clip;
+}
 
 /** A non-2xx answer as the transport read it, and what the error says of the call it answers. */
 export interface ErrorAnswer {
@@ -53,8 +57,9 @@ function stringField(value: unknown, key: string): string | undefined {
  * the error's message, `body` and `headers` (redact.ts). What the answer says is cut (with `…`) in the
  * message: a code to 100 characters, a message to 1 000, a redirect's location to 200.
  */
-export function errorFromResponse(answer: ErrorAnswer): APIError {
+export function errorFromResponse(answer: ErrorAnswer, parts: MappingParts): APIError {
   const { response, text, cutAt, operation, apiVersion } = answer;
+  const { APIError, clip } = parts;
   const hide = redactor(answer.secrets, answer.patterns);
   // A cut may split an echoed credential, whose first part no redaction recognises: the last 4 KiB
   // (at most half) of a cut body are left out.
@@ -75,7 +80,7 @@ export function errorFromResponse(answer: ErrorAnswer): APIError {
     stringField(body, 'message') ??
       stringField(nested, 'message') ??
       stringField(body, 'error_description') ??
-      describeBody(status, body, cutAt),
+      describeBody(status, body, cutAt, clip),
     1000,
   );
   if ((status >= 300 && status < 400) || response.type === 'opaqueredirect') {
@@ -86,14 +91,29 @@ export function errorFromResponse(answer: ErrorAnswer): APIError {
       return new APIError({ status, code, message, headers, body, apiVersion, operation });
   }
   const init = { status, code, message, headers, body, apiVersion, operation };
-  if (answer.tokenRequest) return new AuthenticationError(init);
-  if (status === 429) return new RateLimitError({ ...init, retryAfter: answer.retryAfter });
-  if (status >= 500) return new InternalServerError(init);
-  const ErrorClass = CLASS_BY_STATUS[status] ?? APIError;
+  if (answer.tokenRequest) return new parts.AuthenticationError(init);
+  if (status === 429) return new parts.RateLimitError({ ...init, retryAfter: answer.retryAfter });
+  if (status >= 500) return new parts.InternalServerError(init);
+  const ErrorClass = parts.classByStatus[status] ?? APIError;
   return new ErrorClass(init);
 }
 
-function describeBody(status: number, body: unknown, cutAt: number | undefined): string {
+/** A non-2xx answer's body: parsed JSON, else its text; `undefined` when empty. */
+function parseErrorBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function describeBody(
+  status: number,
+  body: unknown,
+  cutAt: number | undefined,
+  clip: MappingParts['clip'],
+): string {
   const what = cutAt === undefined ? 'non-JSON body' : `body longer than ${cutAt} bytes, first bytes`;
   if (typeof body === 'string' && body.trim() !== '') {
     // Only the start is read: the message keeps 200 characters of it. `[^<>]`, not `[^>]`: a run of

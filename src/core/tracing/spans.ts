@@ -9,7 +9,13 @@
  * - Waits (pacing, a 429's pause, the back-off before a retry) are events on the operation span.
  */
 import type { TraceContext as Context, TraceSpan as Span, Tracer } from '../../shared/tracer.js';
-import { type Operation, runAs } from './current.js';
+import type { Operation, runAs } from './current.js';
+
+/**
+ * current.ts's `runAs`, handed in by the caller: this file imports nothing at run time from what every
+ * client loads, so a browser's tracing chunk is this file alone, and current.ts stays in the first one.
+ */
+type RunAs = typeof runAs;
 
 // Where @opentelemetry/api keeps a context's span: its `createContextKey` is `Symbol.for(description)`,
 // so every copy of the API, and the SDK behind the user's tracer, reads this key.
@@ -37,12 +43,14 @@ function end(span: Span, errorType: string | undefined): void {
 class TracedOperation implements Operation {
   readonly #tracer: Tracer;
   readonly #name: string;
+  readonly #runAs: RunAs;
   readonly span: Span;
   readonly #context: Context;
 
-  constructor(tracer: Tracer, name: string) {
+  constructor(tracer: Tracer, name: string, runAs: RunAs) {
     this.#tracer = tracer;
     this.#name = name;
+    this.#runAs = runAs;
     // Its parent: the user's active span, if any.
     this.span = tracer.startSpan(name);
     this.#context = contextOf({ [SPAN_KEY]: this.span });
@@ -86,7 +94,7 @@ class TracedOperation implements Operation {
   }
 
   again<R extends PromiseLike<unknown>>(run: () => R): R {
-    return traced(this.#tracer, this.#name, run);
+    return traced(this.#tracer, this.#name, run, this.#runAs);
   }
 }
 
@@ -95,8 +103,13 @@ class TracedOperation implements Operation {
  * returns settles: `ERROR`, with the error's class as `error.type`, when it rejects. Returns that
  * same promise (a `PagePromise` stays iterable).
  */
-export function traced<R extends PromiseLike<unknown>>(tracer: Tracer, name: string, run: () => R): R {
-  const op = new TracedOperation(tracer, name);
+export function traced<R extends PromiseLike<unknown>>(
+  tracer: Tracer,
+  name: string,
+  run: () => R,
+  runAs: RunAs,
+): R {
+  const op = new TracedOperation(tracer, name, runAs);
   const result = runAs(op, run);
   result.then(
     () => end(op.span, undefined),

@@ -1,6 +1,7 @@
 import type { Tracer } from '../../shared/tracer.js';
 import { loadTracing, tracingNow } from '../load.js';
 import { type Page, PagePromise } from '../response/page.js';
+import { runAs } from './current.js';
 
 type Method = (...args: unknown[]) => PromiseLike<unknown>;
 
@@ -21,7 +22,7 @@ export function traceMethods(
       methods[name] = (...args) => {
         const call = () => method.apply(target, args);
         const run = (spans: ReturnType<typeof tracingNow> & object) =>
-          spans.traced(tracer, prefix + name, call);
+          spans.traced(tracer, prefix + name, call, runAs);
         const spans = tracingNow();
         // Until a browser has loaded the tracing code, a call waits for it (and runs untraced if it
         // cannot load); a PagePromise, so that a list's result stays iterable (any other method's

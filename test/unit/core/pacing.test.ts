@@ -157,10 +157,14 @@ describe('a failing shared state never fails a call', () => {
   it("a store that rejects: the call goes on with local state, 'shared_state_error' names the operation", async () => {
     const clock = fakeClock();
     const sent = service(clock);
+    // Every operation rejects; the optional `fleetBudget` (redisState's) is absent.
     const failing = new Proxy({} as SharedState, {
-      get: () => async () => {
-        throw new Error('ECONNREFUSED 127.0.0.1:6379');
-      },
+      get: (_, name) =>
+        name === 'fleetBudget'
+          ? undefined
+          : async () => {
+              throw new Error('ECONNREFUSED 127.0.0.1:6379');
+            },
     });
     const client = testClient({ clock, sharedState: failing, rateLimit: { requestsPerMinute: 2 } });
     const errors: SharedStateErrorEvent[] = [];

@@ -1,5 +1,5 @@
-import type { SharedStateGuard } from './guard.js';
-import type { RateBudget, Reservation } from './shared-state.js';
+import type { SharedStateGuard } from '../core/pacing/guard.js';
+import { type FleetBudget, insert, type RateBudget, type Reservation } from '../core/pacing/shared-state.js';
 
 /**
  * Clock difference the loss check allows between this client and the store: a send of ours this
@@ -34,8 +34,10 @@ interface ScopeState {
  * never answered). After a failure, or after the store answered with a new window (a restart lost it),
  * each reservation also keeps to that share, and the client writes its sends the store may lack into
  * the window with its next reservation; the share holds until {@link REFILL_MS} after they are back.
+ * `redisState` hands it to the client (`SharedState.fleetBudget`): only a remote store can fail or
+ * lose its window, so a client without one does not carry this code.
  */
-export class FleetShare {
+export class FleetShare implements FleetBudget {
   readonly #guard: SharedStateGuard;
   readonly #scopes = new Map<string, ScopeState>();
 
@@ -43,26 +45,21 @@ export class FleetShare {
     this.#guard = guard;
   }
 
-  reserve(
-    scope: string,
-    budget: RateBudget,
-    maxWaitMs: number,
-    now: number,
-    boundMs: number,
-  ): Promise<Reservation> {
+  reserve(scope: string, asked: RateBudget, now: number, boundMs: number): Promise<Reservation> {
     let state = this.#scopes.get(scope);
     if (state === undefined) {
       state = { members: 1, degradedUntil: 0, unstoredSince: Infinity, seeding: false, epoch: undefined };
       this.#scopes.set(scope, state);
     }
     const local = this.#guard.local;
-    const share = { limit: Math.max(1, Math.floor(budget.limit / state.members)), windowMs: budget.windowMs };
-    const asked: RateBudget = { ...budget, maxWaitMs };
+    const { limit, windowMs, maxWaitMs = Infinity } = asked;
+    const share = { limit: Math.max(1, Math.floor(limit / state.members)), windowMs };
     if (now < state.degradedUntil)
       asked.minWaitMs = local.reserveNow(scope, { ...share, maxWaitMs: -1 }, now).waitMs;
     const seedSince = state.unstoredSince;
     if (seedSince !== Infinity && !state.seeding) {
-      asked.seed = local.after(scope, Math.max(seedSince, now - budget.windowMs)).map((at) => now - at);
+      const log = local.log(scope, windowMs, now);
+      asked.seed = log.slice(firstAfter(log, seedSince)).map((at) => now - at);
       state.unstoredSince = Infinity;
       state.seeding = true;
     }
@@ -72,7 +69,7 @@ export class FleetShare {
       fellBack = true;
       if (seeding) state.seeding = false;
       state.unstoredSince = Math.min(state.unstoredSince, seeding ? seedSince : now);
-      state.degradedUntil = now + budget.windowMs;
+      state.degradedUntil = now + windowMs;
       return local.reserveNow(scope, { ...share, maxWaitMs }, now);
     };
     return this.#guard
@@ -93,6 +90,7 @@ export class FleetShare {
     seeded: boolean,
   ): Reservation {
     const local = this.#guard.local;
+    const log = local.log(scope, share.windowMs, now);
     const { held, members, epoch } = reservation;
     if (members !== undefined && members > 0) state.members = members;
     if (seeded) {
@@ -103,7 +101,9 @@ export class FleetShare {
     if (epoch !== undefined) state.epoch = epoch;
     if (
       renamed ||
-      (held !== undefined && !state.seeding && held < local.countAfter(scope, now - share.windowMs + EDGE_MS))
+      (held !== undefined &&
+        !state.seeding &&
+        held < log.length - firstAfter(log, now - share.windowMs + EDGE_MS))
     ) {
       // The store lost sends we made (a restart): for a window our share decides too, and they go back.
       state.unstoredSince = -Infinity;
@@ -118,7 +118,19 @@ export class FleetShare {
         reason = 'pacing';
       }
     }
-    if (waitMs <= maxWaitMs) local.record(scope, now + waitMs, share.windowMs, now);
+    if (waitMs <= maxWaitMs) insert(log, now + waitMs);
     return waitMs === reservation.waitMs ? reservation : { waitMs, reason };
   }
+}
+
+/** Index of the first of ascending `slots` after `since` (binary search: a window may hold thousands). */
+function firstAfter(slots: number[], since: number): number {
+  let low = 0;
+  let high = slots.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((slots[middle] as number) > since) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }
