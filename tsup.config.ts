@@ -3,6 +3,7 @@ import { browserLoaders } from './scripts/lib/browser-loaders.js';
 import { inlineConsoleAssets } from './scripts/lib/console-assets.js';
 import { esmTypeStubs } from './scripts/lib/esm-types.js';
 import { lazyKy } from './scripts/lib/lazy-ky.js';
+import { minifyWhitespace } from './scripts/lib/minify.js';
 import { ownSourceMaps } from './scripts/lib/source-maps.js';
 
 /**
@@ -31,9 +32,19 @@ const entry = {
   'internal/webhook-receiver': 'src/webhooks/receiver.ts',
 };
 
-/** Maps of dist/ itself (not of the Node build in dist/node/, which its own config rewrites). */
-const distMaps = (extension: string) => (path: string) =>
+/** Files of dist/ itself (not of the Node build in dist/node/, which its own config rewrites). */
+const distFiles = (extension: string) => (path: string) =>
   path.endsWith(extension) && !/^node[/\\]/.test(path);
+
+/**
+ * What every build does to its output before it ships: whitespace minified, and maps to the SDK's
+ * own sources only, by line, which the package ships in dist/src/ (scripts/lib/minify.ts,
+ * scripts/lib/source-maps.ts; docs/performance.md, Package size).
+ */
+async function finish(dir: string, extension?: string): Promise<void> {
+  await minifyWhitespace(dir, extension === undefined ? undefined : distFiles(extension));
+  await ownSourceMaps(dir, extension === undefined ? undefined : distFiles(`${extension}.map`));
+}
 
 export default defineConfig([
   {
@@ -51,7 +62,7 @@ export default defineConfig([
     // redis and ioredis are never imported (the user passes a client in); listed so that a stray
     // import could never bundle one.
     external: ['ky', 'zod', 'eventemitter3', 'msw', 'redis', 'ioredis', /^node:/],
-    onSuccess: () => ownSourceMaps('dist', distMaps('.js.map')),
+    onSuccess: () => finish('dist', '.js'),
   },
   {
     entry,
@@ -72,7 +83,7 @@ export default defineConfig([
     noExternal: ['ky'],
     external: ['zod', 'eventemitter3', 'msw', 'redis', 'ioredis', /^node:/],
     onSuccess: async () => {
-      await ownSourceMaps('dist', distMaps('.cjs.map'));
+      await finish('dist', '.cjs');
       await esmTypeStubs('dist', Object.keys(publicEntries));
     },
   },
@@ -94,7 +105,6 @@ export default defineConfig([
     platform: 'node',
     noExternal: ['ky', 'zod', 'eventemitter3'],
     external: ['msw', 'redis', 'ioredis', /^node:/],
-    // The maps keep the SDK's own sources, whose files the package ships (scripts/lib/source-maps.ts).
-    onSuccess: () => ownSourceMaps('dist/node'),
+    onSuccess: () => finish('dist/node'),
   },
 ]);

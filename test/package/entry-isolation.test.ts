@@ -7,7 +7,7 @@
  * receiver), which bundles ky, zod and eventemitter3 instead of importing them: there, no reached
  * file may hold their code either.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, repoRoot } from '../../scripts/lib/tarball.js';
@@ -34,17 +34,21 @@ function staticImports(file: string, seen = new Set<string>()): Set<string> {
   return specifiers;
 }
 
-/** Packages whose code a file holds: esbuild heads each bundled module with `// node_modules/<name>/…`. */
+/**
+ * Code only each package holds (the build minifies whitespace, which drops esbuild's
+ * `// node_modules/<name>/…` headers): ky's HTTPError message, zod's base class's registration,
+ * eventemitter3's `prefixed` flag. The SDK's own sources hold none of them (checked below).
+ */
+const PACKAGE_CODE: Record<string, RegExp> = {
+  eventemitter3: /\.prefixed\s*=/,
+  ky: /Request failed with \$\{reason\}/,
+  zod: /\$constructor\(\s*["']\$ZodType["']/,
+};
+
+/** Packages whose code a file holds. */
 function bundledPackages(files: Iterable<string>): string[] {
-  const names = new Set<string>();
-  for (const file of files) {
-    for (const match of readFileSync(file, 'utf8').matchAll(
-      /^\s*\/\/ node_modules\/((?:@[^/]+\/)?[^/\s]+)\//gm,
-    )) {
-      names.add(match[1] ?? '');
-    }
-  }
-  return [...names].sort();
+  const texts = [...files].map((file) => readFileSync(file, 'utf8'));
+  return Object.keys(PACKAGE_CODE).filter((name) => texts.some((text) => PACKAGE_CODE[name]?.test(text)));
 }
 
 /** Every local file `entry` reaches, itself included. */
@@ -118,7 +122,7 @@ describe.each(['dist/node/index.js', 'dist/node/index.cjs'])('%s (the Node build
     const ext = entry.endsWith('.cjs') ? 'cjs' : 'js';
     const definitions = (start: string) =>
       [...reachedFiles(join(repoRoot, start))].filter((file) =>
-        /\b(?:var|let|const) TelephonyError = |\bclass TelephonyError\b/.test(readFileSync(file, 'utf8')),
+        /\b(?:var|let|const) TelephonyError\s*=|\bclass TelephonyError\b/.test(readFileSync(file, 'utf8')),
       );
     const fromIndex = definitions(entry);
     expect(fromIndex).toHaveLength(1);
@@ -129,6 +133,18 @@ describe.each(['dist/node/index.js', 'dist/node/index.cjs'])('%s (the Node build
 it('the redis check above would see the scripts (so an empty list means something)', () => {
   expect(readFileSync(join(repoRoot, 'dist/redis.js'), 'utf8')).toContain("redis.call('TIME')");
   expect(readFileSync(join(repoRoot, 'dist/redis.cjs'), 'utf8')).toContain("redis.call('TIME')");
+});
+
+it("the package markers match the packages' own code and none of the SDK's sources", () => {
+  const code = (path: string) => readFileSync(join(repoRoot, 'node_modules', path), 'utf8');
+  expect(PACKAGE_CODE.ky?.test(code('ky/distribution/errors/HTTPError.js'))).toBe(true);
+  expect(PACKAGE_CODE.zod?.test(code('zod/v4/core/schemas.js'))).toBe(true);
+  expect(PACKAGE_CODE.eventemitter3?.test(code('eventemitter3/index.js'))).toBe(true);
+  const sources = readdirSync(join(repoRoot, 'src'), { recursive: true, encoding: 'utf8' }).filter((file) =>
+    file.endsWith('.ts'),
+  );
+  expect(sources.length).toBeGreaterThan(50);
+  expect(bundledPackages(sources.map((file) => join(repoRoot, 'src', file)))).toEqual([]);
 });
 
 it('the import scanner finds minified ESM and CJS imports (so an empty list above means something)', () => {

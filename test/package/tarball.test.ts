@@ -363,7 +363,7 @@ describe('packed tarball, contents', () => {
       expect(map.sourcesContent, file).toBeUndefined();
       // The CJS pass also maps a few of its own helper lines to the file itself.
       const own = (source: string) =>
-        source.startsWith('../../src/') || source === file.slice(0, -'.map'.length);
+        source.startsWith('../src/') || source === file.slice(0, -'.map'.length);
       expect(
         map.sources.filter((source) => !own(source)),
         file,
@@ -373,23 +373,36 @@ describe('packed tarball, contents', () => {
         expect(existsSync(join(dist, source)), `${file}: ${source}`).toBe(true);
       }
     }
-    expect(sources).toContain('../../src/client.ts');
-    expect(sources).toContain('../../src/webhooks/verify.ts');
+    expect(sources).toContain('../src/client.ts');
+    expect(sources).toContain('../src/webhooks/verify.ts');
   });
 
-  it('maps a stack frame of the Node build to the SDK source line (node --enable-source-maps)', () => {
-    const script = `const { TelephonyClient } = require('telephony-sdk');
+  it.each([
+    ['stack.cjs', "const { TelephonyClient } = require('telephony-sdk');"],
+    ['stack.mjs', "import { TelephonyClient } from 'telephony-sdk';"],
+  ])(
+    'maps a stack frame of the Node build to the SDK source line (node --enable-source-maps, %s)',
+    (file, load) => {
+      const script = `${load}
 try { new TelephonyClient({ baseUrl: 'not a url' }); } catch (error) { console.log(error.stack); }`;
-    writeFileSync(join(project, 'stack.cjs'), script);
-    const stack = execFileSync(process.execPath, ['--enable-source-maps', 'stack.cjs'], {
-      cwd: project,
-      encoding: 'utf8',
-    });
-    const options = readFileSync(join(repoRoot, 'src/core/options.ts'), 'utf8').split('\n');
-    const frame = /\(.*[/\\]src[/\\]core[/\\]options\.ts:(\d+):\d+\)/.exec(stack);
-    expect(frame, stack).not.toBeNull();
-    expect(options[Number(frame?.[1]) - 1]).toContain('throw new ValidationError');
-  });
+      writeFileSync(join(project, file), script);
+      const stack = execFileSync(process.execPath, ['--enable-source-maps', file], {
+        cwd: project,
+        encoding: 'utf8',
+      });
+      const options = readFileSync(join(repoRoot, 'src/core/options.ts'), 'utf8').split('\n');
+      const frame = /\((.*[/\\]src[/\\]core[/\\]options\.ts):(\d+):\d+\)/.exec(stack);
+      expect(frame, stack).not.toBeNull();
+      expect(options[Number(frame?.[2]) - 1]).toContain('throw new ValidationError');
+      // The frame names the copy the package ships (dist/src/, comments blanked), at the same line.
+      expect(frame?.[1]).toMatch(/node_modules[/\\]telephony-sdk[/\\]dist[/\\]src[/\\]core[/\\]options\.ts$/);
+      const shipped = readFileSync(
+        join(project, 'node_modules/telephony-sdk/dist/src/core/options.ts'),
+        'utf8',
+      );
+      expect(shipped.split('\n')[Number(frame?.[2]) - 1]).toContain('throw new ValidationError');
+    },
+  );
 });
 
 describe('packed tarball, the telephony-sandbox bin', () => {
