@@ -7,9 +7,9 @@ import { minifyWhitespace } from './scripts/lib/minify.js';
 import { ownSourceMaps } from './scripts/lib/source-maps.js';
 
 /**
- * The entries of the Node build (package.json's `node` condition): the client and the receiver. The
- * testing and redis entries import none of ky, zod and eventemitter3, so Node loads them from dist/
- * as every other runtime does, and the package does not ship them twice.
+ * The entries of the Node ESM build (package.json's `node` condition under `import`): the client and
+ * the receiver. The testing and redis entries import none of ky, zod and eventemitter3, so Node
+ * loads them from dist/ as every other runtime does, and the package does not ship them twice.
  */
 const nodeEntries = {
   index: 'src/index.ts',
@@ -65,6 +65,11 @@ export default defineConfig([
     onSuccess: () => finish('dist', '.js'),
   },
   {
+    // The one CommonJS build, what `require` resolves to everywhere (Node included): ky, zod and
+    // eventemitter3 bundled in, as in the Node build below, since ky is ESM-only (bundling it keeps
+    // `require('telephony-sdk')` working on every Node 20 patch) and a `require` on Node should load
+    // a few files, not zod's graph (docs/performance.md, Cold start). Bundlers that match `module`
+    // (listed first under `require`) take dist/*.js and share the app's copies instead.
     entry,
     format: ['cjs'],
     dts: true,
@@ -77,27 +82,27 @@ export default defineConfig([
     keepNames: true,
     sourcemap: true,
     target: 'es2022',
-    esbuildPlugins: [inlineConsoleAssets],
+    // ky is evaluated at the first request, not when the package is loaded (scripts/lib/lazy-ky.ts).
+    esbuildPlugins: [inlineConsoleAssets, lazyKy],
     platform: 'neutral',
-    // ky is ESM-only; bundling it keeps `require('telephony-sdk')` working on every Node 20 patch.
-    noExternal: ['ky'],
-    external: ['zod', 'eventemitter3', 'msw', 'redis', 'ioredis', /^node:/],
+    noExternal: ['ky', 'zod', 'eventemitter3'],
+    external: ['msw', 'redis', 'ioredis', /^node:/],
     onSuccess: async () => {
       await finish('dist', '.cjs');
       await esmTypeStubs('dist', Object.keys(publicEntries));
     },
   },
   {
-    // The Node build (package.json's `node` condition, dist/node/): ky, zod and eventemitter3
-    // bundled in, so a Node process loads a few files instead of zod's graph of ~100 modules
-    // (docs/performance.md, Cold start). Bundlers, browsers and workers keep the builds above,
-    // whose dependencies stay external and are shared with the app's own copies.
+    // The Node build of `import` (package.json's `node` condition, dist/node/): ky, zod and
+    // eventemitter3 bundled in, so a Node process loads a few files instead of zod's graph of ~100
+    // modules (docs/performance.md, Cold start). Bundlers, browsers and workers keep the ESM build
+    // above, whose dependencies stay external and are shared with the app's own copies. `require`
+    // needs no build of its own for Node: the CJS build above already bundles them.
     entry: nodeEntries,
     outDir: 'dist/node',
-    format: ['esm', 'cjs'],
-    // One TelephonyError for every entry of a format, as above; keepNames for the CJS pass.
+    format: ['esm'],
+    // One TelephonyError for every entry, as above.
     splitting: true,
-    keepNames: true,
     sourcemap: true,
     target: 'node20',
     // ky is evaluated at the first request, not when the package is loaded (scripts/lib/lazy-ky.ts).

@@ -3,9 +3,10 @@
  * ky nor zod, and no node builtin statically (edge runtimes and browsers have none).
  * `telephony-sdk/redis`: reached by no other entry, and importing no package at all (the user passes
  * the Redis client in; `redis` and `ioredis` are optional peer dependencies).
- * The same for the Node build (dist/node/, package.json's `node` condition: the client and the
- * receiver), which bundles ky, zod and eventemitter3 instead of importing them: there, no reached
- * file may hold their code either.
+ * The same for the builds that bundle ky, zod and eventemitter3 instead of importing them — the Node
+ * ESM build (dist/node/, package.json's `node` condition under `import`: the client and the
+ * receiver) and the CJS build (dist/*.cjs, every `require`): there, no file the receiver reaches
+ * may hold ky's or zod's code either.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -60,24 +61,22 @@ function reachedFiles(entry: string): Set<string> {
 
 beforeAll(() => ensureBuilt(), 120_000);
 
-/** The platform-neutral build (dist/) and the Node build (dist/node/). */
-const BUILDS = ['dist', 'dist/node'];
+/** The ESM build of dist/ (dependencies imported) and the builds that bundle them. */
+const WEBHOOKS_ENTRIES = ['dist/webhooks.js', 'dist/webhooks.cjs', 'dist/node/webhooks.js'];
+const bundlesDependencies = (entry: string) => entry.startsWith('dist/node/') || entry.endsWith('.cjs');
 
-describe.each(BUILDS.flatMap((dir) => ['webhooks.js', 'webhooks.cjs'].map((entry) => `${dir}/${entry}`)))(
-  '%s and its chunks',
-  (entry) => {
-    it('import no ky, no zod and no node builtin', () => {
-      const imports = [...staticImports(join(repoRoot, entry))];
-      expect(imports.filter((s) => /^(ky|zod)(\/|$)|^node:|^(crypto|http|buffer)$/.test(s))).toEqual([]);
-    });
+describe.each(WEBHOOKS_ENTRIES)('%s and its chunks', (entry) => {
+  it('import no ky, no zod and no node builtin', () => {
+    const imports = [...staticImports(join(repoRoot, entry))];
+    expect(imports.filter((s) => /^(ky|zod)(\/|$)|^node:|^(crypto|http|buffer)$/.test(s))).toEqual([]);
+  });
 
-    it("hold no ky or zod code (the Node build bundles them into the client's files only)", () => {
-      expect(bundledPackages(reachedFiles(join(repoRoot, entry)))).toEqual(
-        entry.startsWith('dist/node/') ? ['eventemitter3'] : [],
-      );
-    });
-  },
-);
+  it("hold no ky or zod code (the bundling builds put them in the client's files only)", () => {
+    expect(bundledPackages(reachedFiles(join(repoRoot, entry)))).toEqual(
+      bundlesDependencies(entry) ? ['eventemitter3'] : [],
+    );
+  });
+});
 
 // The redis entry is built once, in dist/ (Node loads it from there too: it imports no dependency).
 describe.each(['dist/redis.js', 'dist/redis.cjs'])('%s and its chunks', (entry) => {
@@ -91,9 +90,10 @@ describe.each(['dist/redis.js', 'dist/redis.cjs'])('%s and its chunks', (entry) 
 });
 
 describe.each([
-  ...BUILDS.flatMap((dir) =>
-    ['index.js', 'index.cjs', 'webhooks.js', 'webhooks.cjs'].map((entry) => `${dir}/${entry}`),
-  ),
+  'dist/index.js',
+  'dist/index.cjs',
+  'dist/node/index.js',
+  ...WEBHOOKS_ENTRIES,
   'dist/testing.js',
   'dist/testing.cjs',
 ])('%s and its chunks', (entry) => {
@@ -109,7 +109,10 @@ describe.each([
   });
 });
 
-describe.each(['dist/node/index.js', 'dist/node/index.cjs'])('%s (the Node build)', (entry) => {
+describe.each([
+  ['dist/node/index.js', 'dist/node/webhooks.js'],
+  ['dist/index.cjs', 'dist/webhooks.cjs'],
+])('%s (a build that bundles the dependencies)', (entry, webhooks) => {
   it('holds ky, zod and eventemitter3 and imports none of them (so the checks above mean something)', () => {
     const files = reachedFiles(join(repoRoot, entry));
     expect(bundledPackages(files)).toEqual(['eventemitter3', 'ky', 'zod']);
@@ -118,15 +121,14 @@ describe.each(['dist/node/index.js', 'dist/node/index.cjs'])('%s (the Node build
     expect(imports.filter((s) => !s.startsWith('node:') && s !== 'telephony-sdk')).toEqual([]);
   });
 
-  it('shares one TelephonyError with the webhooks entry of its format (one chunk defines it)', () => {
-    const ext = entry.endsWith('.cjs') ? 'cjs' : 'js';
+  it('shares one TelephonyError with the webhooks entry of its build (one chunk defines it)', () => {
     const definitions = (start: string) =>
       [...reachedFiles(join(repoRoot, start))].filter((file) =>
         /\b(?:var|let|const) TelephonyError\s*=|\bclass TelephonyError\b/.test(readFileSync(file, 'utf8')),
       );
     const fromIndex = definitions(entry);
     expect(fromIndex).toHaveLength(1);
-    expect(definitions(`dist/node/webhooks.${ext}`)).toEqual(fromIndex);
+    expect(definitions(webhooks)).toEqual(fromIndex);
   });
 });
 
