@@ -16,18 +16,28 @@ const nodeEntries = {
   webhooks: 'src/webhooks/index.ts',
 };
 
-/** The public entries (package.json `exports`). */
-const publicEntries = {
+/**
+ * The entries of the ESM build of dist/ (package.json `exports`, `import`). Not `./testing`: the
+ * sandbox ships once, as CommonJS, which `import` loads too (it is a test tool, where a few
+ * milliseconds of start do not count; docs/performance.md, Package size).
+ */
+const esmEntries = {
   ...nodeEntries,
-  testing: 'src/testing/index.ts',
   redis: 'src/redis/index.ts',
 };
 
-const entry = {
-  ...publicEntries,
-  // Not public entries: esbuild groups code into chunks by the entries that reach it, so giving
-  // the verifier and the receiver entries of their own keeps eventemitter3's import out of the
-  // verifier's chunk, and a bundler drops the emitter from a verify-only edge function.
+/** The public entries (package.json `exports`). */
+const publicEntries = {
+  ...esmEntries,
+  testing: 'src/testing/index.ts',
+};
+
+/**
+ * Not public entries: esbuild groups code into chunks by the entries that reach it, so giving the
+ * verifier and the receiver entries of their own keeps eventemitter3's import out of the
+ * verifier's chunk, and a bundler drops the emitter from a verify-only edge function.
+ */
+const webhookParts = {
   'internal/webhook-verify': 'src/webhooks/verify.ts',
   'internal/webhook-receiver': 'src/webhooks/receiver.ts',
 };
@@ -48,9 +58,7 @@ async function finish(dir: string, extension?: string): Promise<void> {
 
 export default defineConfig([
   {
-    // The sandbox's bin too: it shares the testing entry's chunks instead of bundling the sandbox a
-    // second time. esbuild keeps its source's `#!` line at the top of dist/cli.js.
-    entry: { ...entry, cli: 'src/testing/cli.ts' },
+    entry: { ...esmEntries, ...webhookParts },
     format: ['esm'],
     // No declarations of its own: each <entry>.d.ts re-exports the CJS build's (scripts/lib/esm-types.ts).
     splitting: true,
@@ -69,10 +77,13 @@ export default defineConfig([
     // eventemitter3 bundled in, as in the Node build below, since ky is ESM-only (bundling it keeps
     // `require('telephony-sdk')` working on every Node 20 patch) and a `require` on Node should load
     // a few files, not zod's graph (docs/performance.md, Cold start). Bundlers that match `module`
-    // (listed first under `require`) take dist/*.js and share the app's copies instead.
-    entry,
+    // (listed first under `require`) take dist/*.js and share the app's copies instead. The sandbox's
+    // bin too: it shares the testing entry's chunks instead of bundling the sandbox a second time
+    // (its source's `#!` line stays at the top of dist/cli.cjs).
+    entry: { ...publicEntries, ...webhookParts, cli: 'src/testing/cli.ts' },
     format: ['cjs'],
-    dts: true,
+    // Declarations for the entries, not for the bin.
+    dts: { entry: { ...publicEntries, ...webhookParts } },
     // Without splitting, each CJS entry gets its own copy of TelephonyError and
     // `instanceof` breaks across entries.
     splitting: true,
@@ -89,7 +100,7 @@ export default defineConfig([
     external: ['msw', 'redis', 'ioredis', /^node:/],
     onSuccess: async () => {
       await finish('dist', '.cjs');
-      await esmTypeStubs('dist', Object.keys(publicEntries));
+      await esmTypeStubs('dist', Object.keys(esmEntries));
     },
   },
   {

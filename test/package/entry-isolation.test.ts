@@ -94,7 +94,6 @@ describe.each([
   'dist/index.cjs',
   'dist/node/index.js',
   ...WEBHOOKS_ENTRIES,
-  'dist/testing.js',
   'dist/testing.cjs',
 ])('%s and its chunks', (entry) => {
   it('never reach the redis entry or its code', () => {

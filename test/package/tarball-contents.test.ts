@@ -18,13 +18,13 @@ interface Packed {
 }
 
 /**
- * The packed size this package keeps under (bytes): a ratchet at what ships, 355 695 B measured after
+ * The packed size this package keeps under (bytes): a ratchet at what ships, 324 342 B measured after
  * the sources lost their comments (dist/src/), the maps their column-level detail, the code its
- * whitespace, and the Node build its CJS copy (one CJS build serves every `require`; 586 724 B
- * before; 968 545 B before issue 20). Issue 20's goal is 300 000 B and is NOT
+ * whitespace, the Node build its CJS copy (one CJS build serves every `require`) and the sandbox its
+ * ESM copy (586 724 B before; 968 545 B before issue 20). Issue 20's goal is 300 000 B and is NOT
  * met yet.
  */
-const PACKED_LIMIT = 360_000;
+const PACKED_LIMIT = 330_000;
 
 let packed: Packed;
 beforeAll(() => {
