@@ -4,7 +4,7 @@ import { inlineConsoleAssets } from './scripts/lib/console-assets.js';
 import { esmTypeStubs } from './scripts/lib/esm-types.js';
 import { lazyKy } from './scripts/lib/lazy-ky.js';
 import { minifyWhitespace } from './scripts/lib/minify.js';
-import { ownSourceMaps } from './scripts/lib/source-maps.js';
+import { dropMaps, ownSourceMaps } from './scripts/lib/source-maps.js';
 
 /**
  * The entries of the Node ESM build (package.json's `node` condition under `import`): the client and
@@ -46,13 +46,20 @@ const webhookParts = {
 const distFiles = (extension: string) => (path: string) =>
   path.endsWith(extension) && !/^node[/\\]/.test(path);
 
+/** The sandbox's sources (src/testing/): its own files ship formatted and without maps. */
+const sandboxSource = (source: string) => /(^|[/\\])src[/\\]testing[/\\]/.test(source);
+
 /**
- * What every build does to its output before it ships: whitespace minified, and maps to the SDK's
- * own sources only, by line, which the package ships in dist/src/ (scripts/lib/minify.ts,
- * scripts/lib/source-maps.ts; docs/performance.md, Package size).
+ * What every build does to its output before it ships (docs/performance.md, Package size): files
+ * built from the sandbox's sources alone stay as tsup wrote them, formatted, with no map (a test
+ * tool's code, readable as it is, and none of its TypeScript ships); every other file is
+ * whitespace minified and maps to the SDK's own sources, by line, which the package ships in
+ * dist/src/ (scripts/lib/minify.ts, scripts/lib/source-maps.ts).
  */
 async function finish(dir: string, extension?: string): Promise<void> {
-  await minifyWhitespace(dir, extension === undefined ? undefined : distFiles(extension));
+  const only = extension === undefined ? () => true : distFiles(extension);
+  const unmapped = await dropMaps(dir, only, sandboxSource);
+  await minifyWhitespace(dir, (path) => only(path) && !unmapped.has(path));
   await ownSourceMaps(dir, extension === undefined ? undefined : distFiles(`${extension}.map`));
 }
 

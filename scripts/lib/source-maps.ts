@@ -9,8 +9,8 @@
  * sources are not in the package. `node --enable-source-maps` names `dist/src/…ts` lines in stack
  * traces.
  */
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { withoutComments } from './source-text.js';
 
 interface SourceMap {
@@ -169,6 +169,39 @@ function shipSource(source: string): Promise<string> {
     shipped.set(target, done);
   }
   return done;
+}
+
+/** The SDK's sources a map names: not the built file itself, a dependency's or a plugin's module. */
+function ownSources(map: SourceMap, file: string): string[] {
+  return map.sources.filter(
+    (source) => basename(source) !== basename(file) && !/node_modules|(^|[/\\])[\w-]+:/.test(source),
+  );
+}
+
+/**
+ * Of the `.js`/`.cjs` files under `dir` that `only` accepts, those built from `sources` alone (each
+ * of their map's own sources accepted by `sources`) lose their map and its comment: they ship as
+ * tsup wrote them, formatted and readable without one (and the package does not ship their
+ * TypeScript). Returns their paths relative to `dir`.
+ */
+export async function dropMaps(
+  dir: string,
+  only: (path: string) => boolean,
+  sources: (source: string) => boolean,
+): Promise<Set<string>> {
+  const dropped = new Set<string>();
+  const entries = await readdir(dir, { recursive: true });
+  for (const entry of entries.filter((name) => /\.c?js$/.test(name) && only(name))) {
+    const file = join(dir, entry);
+    const map = JSON.parse(await readFile(`${file}.map`, 'utf8')) as SourceMap;
+    const own = ownSources(map, file);
+    if (own.length === 0 || !own.every(sources)) continue;
+    const code = await readFile(file, 'utf8');
+    await writeFile(file, code.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
+    await rm(`${file}.map`);
+    dropped.add(entry);
+  }
+  return dropped;
 }
 
 /**
