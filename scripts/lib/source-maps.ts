@@ -131,9 +131,9 @@ export function keepSources(map: SourceMap, keep: (source: string) => boolean): 
 /**
  * `map` at the granularity of source lines: of the segments that follow one another on a generated
  * line and map to the same source line, only the first stays (and any that carries a name). A
- * position still resolves to its file and line, and to the column where that line's code starts in
- * the generated line; a map of whitespace-minified code, one generated line for hundreds of source
- * lines, shrinks to about a third.
+ * position still resolves to its file and line; its column is that of the first code of the run on
+ * that source line, not of the exact expression. A map of whitespace-minified code, one generated
+ * line for hundreds of source lines, shrinks to about a third.
  */
 export function byLine(map: SourceMap): SourceMap {
   const lines = decodeMappings(map.mappings).map((segments) => {
