@@ -97,4 +97,4 @@ export interface SdkTestingModule {
 }
 
 export const loadSdkRedis = () => load<SdkRedisModule>(distDir, 'redis.js', 'redisState');
-export const loadSdkTesting = () => load<SdkTestingModule>(distDir, 'testing.js', 'createSandbox');
+export const loadSdkTesting = () => load<SdkTestingModule>(distDir, 'testing.cjs', 'createSandbox');

@@ -1,7 +1,7 @@
 import type { Plugin } from 'esbuild';
 
 /**
- * esbuild plugin for the Node build (dist/node/, which bundles ky): the SDK's `import … from 'ky'`
+ * esbuild plugin for the builds that bundle ky (the Node ESM build in dist/node/ and the CJS build): the SDK's `import … from 'ky'`
  * gets a stand-in that evaluates ky on the first request instead of when the package is loaded.
  * Importing ky makes Node load its fetch implementation (ky's feature checks construct a streamed
  * `Request` and read `FormData`: undici, web streams and zlib, ≈ 50 ms), which a process that only

@@ -1,14 +1,17 @@
 /**
- * The package's source maps: the SDK's own sources only, named relative to the map, and no source
- * text embedded. The package ships the sources themselves (package.json `files`: the .ts files of src/), so
- * each map's `sources` resolve to the TypeScript it was built from — for every build (ESM, CJS and
+ * The package's source maps: the SDK's own sources only, named relative to the map, at the
+ * granularity of source lines, and no source text embedded. Each map's `sources` name the
+ * TypeScript the package ships in dist/src/ (the files of src/ without their comments, every line and
+ * column of code in place: scripts/lib/source-text.ts), so they resolve for every build (ESM, CJS and
  * the Node build), where embedding the text would ship it once per build. The Node build and the
  * CJS build bundle ky (and the Node build zod and eventemitter3): their code maps to nothing (a
  * stack frame inside zod shows the bundled file's line, which is zod's own JavaScript), as their
- * sources are not in the package. `node --enable-source-maps` names `src/…ts` lines in stack traces.
+ * sources are not in the package. `node --enable-source-maps` names `dist/src/…ts` lines in stack
+ * traces.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { withoutComments } from './source-text.js';
 
 interface SourceMap {
   version: number;
@@ -126,9 +129,86 @@ export function keepSources(map: SourceMap, keep: (source: string) => boolean): 
 }
 
 /**
+ * `map` at the granularity of source lines: of the segments that follow one another on a generated
+ * line and map to the same source line, only the first stays (and any that carries a name). A
+ * position still resolves to its file and line; its column is that of the first code of the run on
+ * that source line, not of the exact expression. A map of whitespace-minified code, one generated
+ * line for hundreds of source lines, shrinks to about a third.
+ */
+export function byLine(map: SourceMap): SourceMap {
+  const lines = decodeMappings(map.mappings).map((segments) => {
+    const out: Segment[] = [];
+    for (const segment of segments) {
+      const last = out.at(-1);
+      const sameLine =
+        last !== undefined && last.length > 1 && last[1] === segment[1] && last[2] === segment[2];
+      if (sameLine && segment.length < 5) continue;
+      out.push(segment);
+    }
+    return out;
+  });
+  return { ...map, mappings: encodeMappings(lines) };
+}
+
+/** The repository's src/ and the package's copy of it, where the maps point. */
+const SOURCE_DIR = resolve('src');
+const SHIPPED_SOURCE_DIR = resolve('dist/src');
+
+/** Writes dist/src/<path> (src/<path> without comments) once per build process; returns its path. */
+const shipped = new Map<string, Promise<string>>();
+function shipSource(source: string): Promise<string> {
+  const target = join(SHIPPED_SOURCE_DIR, relative(SOURCE_DIR, source));
+  let done = shipped.get(target);
+  if (done === undefined) {
+    done = (async () => {
+      const text = withoutComments(await readFile(source, 'utf8'), source);
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, text);
+      return target;
+    })();
+    shipped.set(target, done);
+  }
+  return done;
+}
+
+/** The SDK's sources a map names: not the built file itself, a dependency's or a plugin's module. */
+function ownSources(map: SourceMap, file: string): string[] {
+  return map.sources.filter(
+    (source) => basename(source) !== basename(file) && !/node_modules|(^|[/\\])[\w-]+:/.test(source),
+  );
+}
+
+/**
+ * Of the `.js`/`.cjs` files under `dir` that `only` accepts, those built from `sources` alone (each
+ * of their map's own sources accepted by `sources`) lose their map and its comment: they ship as
+ * tsup wrote them, formatted and readable without one (and the package does not ship their
+ * TypeScript). Returns their paths relative to `dir`.
+ */
+export async function dropMaps(
+  dir: string,
+  only: (path: string) => boolean,
+  sources: (source: string) => boolean,
+): Promise<Set<string>> {
+  const dropped = new Set<string>();
+  const entries = await readdir(dir, { recursive: true });
+  for (const entry of entries.filter((name) => /\.c?js$/.test(name) && only(name))) {
+    const file = join(dir, entry);
+    const map = JSON.parse(await readFile(`${file}.map`, 'utf8')) as SourceMap;
+    const own = ownSources(map, file);
+    if (own.length === 0 || !own.every(sources)) continue;
+    const code = await readFile(file, 'utf8');
+    await writeFile(file, code.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
+    await rm(`${file}.map`);
+    dropped.add(entry);
+  }
+  return dropped;
+}
+
+/**
  * Every `.map` under `dir` (recursively) whose path relative to `dir` `only` accepts: sources outside
- * node_modules that are files only (see above), every path relative to the map (tsup's CJS splitting pass writes
- * absolute ones), no `sourcesContent`.
+ * node_modules that are files only (see above), each source of src/ replaced by its copy in dist/src/,
+ * every path relative to the map (tsup's CJS splitting pass writes absolute ones), mappings by line
+ * ({@link byLine}), no `sourcesContent`.
  */
 export async function ownSourceMaps(
   dir: string,
@@ -148,6 +228,15 @@ export async function ownSourceMaps(
       // Neither a dependency's file nor a module an esbuild plugin made up (`lazy-ky:ky`): no file ships.
       (source) => !/(^|[/\\])node_modules[/\\]/.test(source) && !/(^|[/\\])[\w-]+:/.test(source),
     );
-    await writeFile(file, JSON.stringify(own));
+    const sources = await Promise.all(
+      own.sources.map(async (source) => {
+        const path = resolve(dirname(file), source);
+        if (!path.startsWith(SOURCE_DIR + sep)) return source;
+        return relative(dirname(file), await shipSource(path))
+          .split(sep)
+          .join('/');
+      }),
+    );
+    await writeFile(file, JSON.stringify(byLine({ ...own, sources })));
   }
 }

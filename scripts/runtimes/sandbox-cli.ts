@@ -15,7 +15,7 @@ export interface SandboxCli {
 }
 
 export async function startSandboxCli(dist: string): Promise<SandboxCli> {
-  const child = spawn(process.execPath, [`${dist}/cli.js`, '--port', '0'], {
+  const child = spawn(process.execPath, [`${dist}/cli.cjs`, '--port', '0'], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -28,7 +28,7 @@ async function accessTokenFor(baseUrl: string, clientId: string, clientSecret: s
 }
 
 export async function startService(dist: string): Promise<Service> {
-  const testing = (await import(`${dist}/testing.js`)) as { createSandbox: typeof createSandbox };
+  const testing = (await import(`${dist}/testing.cjs`)) as { createSandbox: typeof createSandbox };
   const sandbox = testing.createSandbox();
   const server = await sandbox.listen({ port: 0, cors: true });
   const { clientId, clientSecret, apiKey } = sandbox.credentials;

@@ -3,11 +3,12 @@
  * ky nor zod, and no node builtin statically (edge runtimes and browsers have none).
  * `telephony-sdk/redis`: reached by no other entry, and importing no package at all (the user passes
  * the Redis client in; `redis` and `ioredis` are optional peer dependencies).
- * The same for the Node build (dist/node/, package.json's `node` condition: the client and the
- * receiver), which bundles ky, zod and eventemitter3 instead of importing them: there, no reached
- * file may hold their code either.
+ * The same for the builds that bundle ky, zod and eventemitter3 instead of importing them — the Node
+ * ESM build (dist/node/, package.json's `node` condition under `import`: the client and the
+ * receiver) and the CJS build (dist/*.cjs, every `require`): there, no file the receiver reaches
+ * may hold ky's or zod's code either.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, repoRoot } from '../../scripts/lib/tarball.js';
@@ -34,17 +35,21 @@ function staticImports(file: string, seen = new Set<string>()): Set<string> {
   return specifiers;
 }
 
-/** Packages whose code a file holds: esbuild heads each bundled module with `// node_modules/<name>/…`. */
+/**
+ * Code only each package holds (the build minifies whitespace, which drops esbuild's
+ * `// node_modules/<name>/…` headers): ky's HTTPError message, zod's base class's registration,
+ * eventemitter3's `prefixed` flag. The SDK's own sources hold none of them (checked below).
+ */
+const PACKAGE_CODE: Record<string, RegExp> = {
+  eventemitter3: /\.prefixed\s*=/,
+  ky: /Request failed with \$\{reason\}/,
+  zod: /\$constructor\(\s*["']\$ZodType["']/,
+};
+
+/** Packages whose code a file holds. */
 function bundledPackages(files: Iterable<string>): string[] {
-  const names = new Set<string>();
-  for (const file of files) {
-    for (const match of readFileSync(file, 'utf8').matchAll(
-      /^\s*\/\/ node_modules\/((?:@[^/]+\/)?[^/\s]+)\//gm,
-    )) {
-      names.add(match[1] ?? '');
-    }
-  }
-  return [...names].sort();
+  const texts = [...files].map((file) => readFileSync(file, 'utf8'));
+  return Object.keys(PACKAGE_CODE).filter((name) => texts.some((text) => PACKAGE_CODE[name]?.test(text)));
 }
 
 /** Every local file `entry` reaches, itself included. */
@@ -56,24 +61,22 @@ function reachedFiles(entry: string): Set<string> {
 
 beforeAll(() => ensureBuilt(), 120_000);
 
-/** The platform-neutral build (dist/) and the Node build (dist/node/). */
-const BUILDS = ['dist', 'dist/node'];
+/** The ESM build of dist/ (dependencies imported) and the builds that bundle them. */
+const WEBHOOKS_ENTRIES = ['dist/webhooks.js', 'dist/webhooks.cjs', 'dist/node/webhooks.js'];
+const bundlesDependencies = (entry: string) => entry.startsWith('dist/node/') || entry.endsWith('.cjs');
 
-describe.each(BUILDS.flatMap((dir) => ['webhooks.js', 'webhooks.cjs'].map((entry) => `${dir}/${entry}`)))(
-  '%s and its chunks',
-  (entry) => {
-    it('import no ky, no zod and no node builtin', () => {
-      const imports = [...staticImports(join(repoRoot, entry))];
-      expect(imports.filter((s) => /^(ky|zod)(\/|$)|^node:|^(crypto|http|buffer)$/.test(s))).toEqual([]);
-    });
+describe.each(WEBHOOKS_ENTRIES)('%s and its chunks', (entry) => {
+  it('import no ky, no zod and no node builtin', () => {
+    const imports = [...staticImports(join(repoRoot, entry))];
+    expect(imports.filter((s) => /^(ky|zod)(\/|$)|^node:|^(crypto|http|buffer)$/.test(s))).toEqual([]);
+  });
 
-    it("hold no ky or zod code (the Node build bundles them into the client's files only)", () => {
-      expect(bundledPackages(reachedFiles(join(repoRoot, entry)))).toEqual(
-        entry.startsWith('dist/node/') ? ['eventemitter3'] : [],
-      );
-    });
-  },
-);
+  it("hold no ky or zod code (the bundling builds put them in the client's files only)", () => {
+    expect(bundledPackages(reachedFiles(join(repoRoot, entry)))).toEqual(
+      bundlesDependencies(entry) ? ['eventemitter3'] : [],
+    );
+  });
+});
 
 // The redis entry is built once, in dist/ (Node loads it from there too: it imports no dependency).
 describe.each(['dist/redis.js', 'dist/redis.cjs'])('%s and its chunks', (entry) => {
@@ -87,10 +90,10 @@ describe.each(['dist/redis.js', 'dist/redis.cjs'])('%s and its chunks', (entry) 
 });
 
 describe.each([
-  ...BUILDS.flatMap((dir) =>
-    ['index.js', 'index.cjs', 'webhooks.js', 'webhooks.cjs'].map((entry) => `${dir}/${entry}`),
-  ),
-  'dist/testing.js',
+  'dist/index.js',
+  'dist/index.cjs',
+  'dist/node/index.js',
+  ...WEBHOOKS_ENTRIES,
   'dist/testing.cjs',
 ])('%s and its chunks', (entry) => {
   it('never reach the redis entry or its code', () => {
@@ -105,7 +108,10 @@ describe.each([
   });
 });
 
-describe.each(['dist/node/index.js', 'dist/node/index.cjs'])('%s (the Node build)', (entry) => {
+describe.each([
+  ['dist/node/index.js', 'dist/node/webhooks.js'],
+  ['dist/index.cjs', 'dist/webhooks.cjs'],
+])('%s (a build that bundles the dependencies)', (entry, webhooks) => {
   it('holds ky, zod and eventemitter3 and imports none of them (so the checks above mean something)', () => {
     const files = reachedFiles(join(repoRoot, entry));
     expect(bundledPackages(files)).toEqual(['eventemitter3', 'ky', 'zod']);
@@ -114,21 +120,32 @@ describe.each(['dist/node/index.js', 'dist/node/index.cjs'])('%s (the Node build
     expect(imports.filter((s) => !s.startsWith('node:') && s !== 'telephony-sdk')).toEqual([]);
   });
 
-  it('shares one TelephonyError with the webhooks entry of its format (one chunk defines it)', () => {
-    const ext = entry.endsWith('.cjs') ? 'cjs' : 'js';
+  it('shares one TelephonyError with the webhooks entry of its build (one chunk defines it)', () => {
     const definitions = (start: string) =>
       [...reachedFiles(join(repoRoot, start))].filter((file) =>
-        /\b(?:var|let|const) TelephonyError = |\bclass TelephonyError\b/.test(readFileSync(file, 'utf8')),
+        /\b(?:var|let|const) TelephonyError\s*=|\bclass TelephonyError\b/.test(readFileSync(file, 'utf8')),
       );
     const fromIndex = definitions(entry);
     expect(fromIndex).toHaveLength(1);
-    expect(definitions(`dist/node/webhooks.${ext}`)).toEqual(fromIndex);
+    expect(definitions(webhooks)).toEqual(fromIndex);
   });
 });
 
 it('the redis check above would see the scripts (so an empty list means something)', () => {
   expect(readFileSync(join(repoRoot, 'dist/redis.js'), 'utf8')).toContain("redis.call('TIME')");
   expect(readFileSync(join(repoRoot, 'dist/redis.cjs'), 'utf8')).toContain("redis.call('TIME')");
+});
+
+it("the package markers match the packages' own code and none of the SDK's sources", () => {
+  const code = (path: string) => readFileSync(join(repoRoot, 'node_modules', path), 'utf8');
+  expect(PACKAGE_CODE.ky?.test(code('ky/distribution/errors/HTTPError.js'))).toBe(true);
+  expect(PACKAGE_CODE.zod?.test(code('zod/v4/core/schemas.js'))).toBe(true);
+  expect(PACKAGE_CODE.eventemitter3?.test(code('eventemitter3/index.js'))).toBe(true);
+  const sources = readdirSync(join(repoRoot, 'src'), { recursive: true, encoding: 'utf8' }).filter((file) =>
+    file.endsWith('.ts'),
+  );
+  expect(sources.length).toBeGreaterThan(50);
+  expect(bundledPackages(sources.map((file) => join(repoRoot, 'src', file)))).toEqual([]);
 });
 
 it('the import scanner finds minified ESM and CJS imports (so an empty list above means something)', () => {
