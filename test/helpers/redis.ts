@@ -24,10 +24,11 @@ export interface RedisServer {
   /** Unfreezes it (SIGCONT): queued commands are answered, in order. */
   resume(): void;
   /**
-   * Stops the process (SIGTERM, SIGKILL after 5 s). The port then refuses connections: commands fail
-   * fast instead of timing out. The dataset is lost (no persistence). `up()` starts it again.
+   * Stops the process (SIGTERM, SIGKILL after 5 s; `'SIGKILL'`: at once, a crash). The port then
+   * refuses connections: commands fail fast instead of timing out. The dataset is lost (no
+   * persistence). `up()` starts it again.
    */
-  down(): Promise<void>;
+  down(signal?: 'SIGKILL'): Promise<void>;
   /** Starts a fresh, empty server on the same port after `down()`; resolves once it answers PING. */
   up(): Promise<void>;
   /** Stops the process (resuming it first if paused) and removes its temporary directory. Idempotent. */
@@ -204,11 +205,11 @@ async function exitsWithin(running: Running, ms: number): Promise<boolean> {
   return result;
 }
 
-async function terminate(running: Running): Promise<void> {
+async function terminate(running: Running, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
   const { child } = running;
   if (child.exitCode === null && child.signalCode === null) {
     child.kill('SIGCONT'); // a paused process would not act on SIGTERM
-    child.kill('SIGTERM');
+    child.kill(signal);
     if (!(await exitsWithin(running, EXIT_WITHIN_MS))) {
       child.kill('SIGKILL');
       if (!(await exitsWithin(running, EXIT_WITHIN_MS))) {
@@ -260,10 +261,10 @@ export async function startRedis(): Promise<RedisServer> {
     resume: () => {
       alive('resume()').child.kill('SIGCONT');
     },
-    down: async () => {
+    down: async (signal) => {
       const running = alive('down()');
       current = undefined;
-      await terminate(running);
+      await terminate(running, signal);
     },
     up: async () => {
       if (stopped) throw new Error(`redis-server ${HOST}:${port}: up() after stop()`);

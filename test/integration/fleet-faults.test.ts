@@ -4,25 +4,26 @@ import type { Sandbox } from 'telephony-sdk/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fleetSandboxes } from '../helpers/fleet-sandbox.js';
 import { type RedisServer, startRedis, stopAllRedis } from '../helpers/redis.js';
-import {
-  type ClientOptions,
-  closeRedisClients,
-  redisClients,
-  untilAnswers,
-} from '../helpers/redis-clients.js';
+import { type ConnectedClient, closeRedisClients, redisClients } from '../helpers/redis-clients.js';
 import { type SlowProxy, slowProxy } from '../helpers/slow-proxy.js';
+import { type FleetProcess, forkFleetProcess } from './fleet-processes.js';
+import type { CallOutcome, WorkerConfig, WorkerResult } from './fleet-worker.js';
 
-// Issue 19: what a fault of the shared store, or a late request, costs a fleet. Two clients, each
-// with its own connection to one real redis-server (two processes as far as Redis can tell), against
-// one sandbox on 127.0.0.1. Budgets are shown with maxRetryAfter 0: a call the budget would hold
-// back is refused at once (`rate_budget_exhausted`, nothing sent), so a plan of 10 shows in
-// milliseconds what a fleet would do over a minute; the sandbox's rateReport() says what reached it.
-// Real Redis faults need real time: each is held for at most 1.5 s.
+// Issue 19: what a fault of the shared store, or a 429, costs a fleet. Each fleet is forked processes
+// (fleet-worker.ts: a TelephonyClient imported as a user imports the SDK, `rateLimit` + `redisState`
+// over its own connection) against one real redis-server and one sandbox on 127.0.0.1; the test
+// starts each burst of calls (a line on the process's stdin) and causes the fault between bursts.
+// Budgets are shown with maxRetryAfter 0: a call the budget would hold back is refused at once
+// (`rate_budget_exhausted`, nothing sent), so a plan of 10 shows in milliseconds what a fleet would do
+// over a minute; the sandbox's rateReport() says what reached the service. Real Redis faults need
+// real time: each is held for at most 1.5 s.
 
 const recent = { method: 'GET', path: '/v2/calls/recent' } as const;
 const credentials = { clientId: 'app_faults', clientSecret: 'secret_faults' };
+const WINDOW_KEY = 'telephony:{app_faults}:v2:window';
 
 let server: RedisServer;
+let raw: ConnectedClient;
 const sandboxes = fleetSandboxes(credentials);
 const serve = sandboxes.serve;
 const proxies: SlowProxy[] = [];
@@ -31,7 +32,7 @@ beforeAll(async () => {
   server = await startRedis();
 });
 beforeEach(async () => {
-  const raw = await redisClients[0]![1](server);
+  raw = await redisClients[0]![1](server);
   await raw.command('FLUSHALL');
 });
 afterEach(async () => {
@@ -41,40 +42,43 @@ afterEach(async () => {
 });
 afterAll(stopAllRedis);
 
-type Connect = (typeof redisClients)[number][1];
+type Spec = Pick<WorkerConfig, 'calls' | 'maxRetryAfter'> &
+  Partial<Pick<WorkerConfig, 'later' | 'timeout' | 'failWhileDisconnected'>>;
 
-/** A client of the fleet: its own Redis connection, `rateLimit` of the plan, maxRetryAfter 0. */
-async function member(
+/**
+ * Forks one process per spec, all on `driver`, paced for `plan` requests per minute, and resolves
+ * once each is connected (its bursts then wait for `burst()`).
+ */
+async function fleet(
+  driver: WorkerConfig['driver'],
   url: string,
-  connect: Connect,
-  redis: RedisServer | { url: string },
-  limit: number,
-  extra: Record<string, unknown> = {},
-  connectOptions: ClientOptions = {},
+  plan: number,
+  specs: Spec[],
+  redisUrl = server.url,
 ) {
-  const connection = await connect(redis as RedisServer, connectOptions);
-  const stateErrors: string[] = [];
-  const client = new TelephonyClient({
-    baseUrl: url,
-    baseUrlV1: url,
-    ...credentials,
-    rateLimit: { requestsPerMinute: limit },
-    maxRetryAfter: 0,
-    sharedState: redisState(connection.client),
-    ...extra,
-  });
-  client.on('shared_state_error', (event) => stateErrors.push(event.error.message));
-  /** `n` calls at once; each settles to 'ok' or the error's code. */
-  const calls = (n: number) =>
-    Promise.all(
-      Array.from({ length: n }, () =>
-        client.request(recent).then(
-          () => 'ok',
-          (error: { code?: string }) => error.code ?? String(error),
-        ),
-      ),
-    );
-  return { client, connection, calls, stateErrors };
+  const processes = specs.map((spec) =>
+    forkFleetProcess({
+      driver,
+      redisUrl,
+      baseUrl: url,
+      ...credentials,
+      rateLimit: { requestsPerMinute: plan },
+      ...spec,
+    }),
+  );
+  await Promise.all(processes.map((member) => member.ready));
+  return processes;
+}
+
+/** Runs the next burst of each process, at once; resolves with each call's 'ok' or error code, all processes together. */
+async function burst(...processes: Array<[FleetProcess, number]>): Promise<string[]> {
+  for (const [member] of processes) member.go();
+  const outcomes = await Promise.all(processes.map(([member, index]) => member.done(index)));
+  return outcomes.flat().map(outcome);
+}
+
+function outcome(call: CallOutcome): string {
+  return call.ok ? 'ok' : (call.error?.code ?? call.error?.name ?? 'failed');
 }
 
 function count(outcomes: string[]): Record<string, number> {
@@ -83,88 +87,132 @@ function count(outcomes: string[]): Record<string, number> {
   return counts;
 }
 
-describe.each([redisClients[0]!, redisClients[2]!])(
-  'the fleet through store faults (%s)',
-  (_name, connect) => {
-    it('a slow store (every answer 1.1 s late) is waited for, not taken for a dead one: plan 4, 2 clients × 4 calls → 4 sent, 4 refused by the budget, 0 × 429', async () => {
+/** Every process's result, once all have exited (every call settled: none lost, none hung). */
+const results = (processes: FleetProcess[]): Promise<WorkerResult[]> =>
+  Promise.all(processes.map((member) => member.result()));
+
+describe.each(['node-redis', 'ioredis'] as const)(
+  'a fleet of forked processes through store faults (%s)',
+  (driver) => {
+    it('a slow store (every answer 1.1 s late) is waited for, not taken for a dead one: plan 4, 2 processes × 4 calls → 4 sent, 4 refused by the budget, 0 × 429, no shared_state_error', async () => {
       const { url, usage } = await serve(4);
       const proxy = await slowProxy(server, 0);
       proxies.push(proxy);
-      const [a, b] = [await member(url, connect, proxy, 4), await member(url, connect, proxy, 4)];
+      const [a, b] = (await fleet(
+        driver,
+        url,
+        4,
+        [
+          { calls: 4, maxRetryAfter: 0 },
+          { calls: 4, maxRetryAfter: 0 },
+        ],
+        proxy.url,
+      )) as [FleetProcess, FleetProcess];
       proxy.delayMs = 1_100;
-      const outcomes = (await Promise.all([a.calls(4), b.calls(4)])).flat();
-      expect(count(outcomes)).toEqual({ ok: 4, rate_budget_exhausted: 4 });
+      expect(count(await burst([a, 0], [b, 0]))).toEqual({ ok: 4, rate_budget_exhausted: 4 });
+      // No process fell back to the whole plan: nothing over it reached the service.
       expect(usage()).toMatchObject({ counted: 4, rejected: 0 });
-      expect([...a.stateErrors, ...b.stateErrors]).toEqual([]);
-    }, 30_000);
+      for (const result of await results([a, b])) expect(result.stateErrors).toEqual([]);
+    }, 90_000);
 
-    it('frozen (SIGSTOP) for 1.5 s with the window full: calls wait for its answer (their own timeout bounds it), 0 × 429, no shared_state_error', async () => {
+    it('restarted (SIGKILL, then empty on the same port) between two bursts: each process sees the window lost and keeps to its share (plan ÷ 2): 0 × 429, no call lost, its sends written back', async () => {
       const { url, usage } = await serve(10);
-      const [a, b] = [await member(url, connect, server, 10), await member(url, connect, server, 10)];
-      expect(count([...(await a.calls(5)), ...(await b.calls(5))])).toEqual({ ok: 10 });
-      server.pause();
-      let resumed = false;
-      const resume = setTimeout(() => {
-        resumed = true;
-        server.resume();
-      }, 1_500);
-      try {
-        const outcomes = (await Promise.all([a.calls(5), b.calls(5)])).flat();
-        expect(resumed).toBe(true);
-        expect(count(outcomes)).toEqual({ rate_budget_exhausted: 10 });
-      } finally {
-        clearTimeout(resume);
-        if (!resumed) server.resume();
-      }
-      expect(usage()).toMatchObject({ counted: 10, rejected: 0 });
-      expect([...a.stateErrors, ...b.stateErrors]).toEqual([]);
-    }, 30_000);
-
-    it('restarted (empty) between two bursts: each client sees the window lost, keeps to its share (plan ÷ 2 processes): 0 × 429, and writes its sends back', async () => {
-      const { url, usage } = await serve(10);
-      const [a, b] = [await member(url, connect, server, 10), await member(url, connect, server, 10)];
+      const [a, b] = (await fleet(driver, url, 10, [
+        { calls: 1, later: [4, 5, 1], maxRetryAfter: 0 },
+        { calls: 5, later: [5, 1], maxRetryAfter: 0 },
+      ])) as [FleetProcess, FleetProcess];
       // a first, then b, then a again: by then both have seen the store count two processes.
-      expect(count([...(await a.calls(1)), ...(await b.calls(5)), ...(await a.calls(4))])).toEqual({
+      expect(count([...(await burst([a, 0])), ...(await burst([b, 0])), ...(await burst([a, 1]))])).toEqual({
         ok: 10,
       });
-      await server.down();
+      await server.down('SIGKILL');
       await server.up();
-      // Each connection reconnects by itself (every 20 ms).
-      for (const { connection } of [a, b]) await untilAnswers(connection);
-      const outcomes = (await Promise.all([a.calls(5), b.calls(5)])).flat();
-      expect(count(outcomes)).toEqual({ rate_budget_exhausted: 10 });
+      // Each has sent 5 of its share of 5 in this window: every call is refused before it is sent.
+      expect(count(await burst([a, 2], [b, 1]))).toEqual({ rate_budget_exhausted: 10 });
       expect(usage()).toMatchObject({ counted: 10, rejected: 0 });
-      // The next reservation of each wrote its 5 sends back into the window (plus the slots the 10
-      // refused calls took before the loss showed: the window errs on the full side).
-      await a.calls(1);
-      await b.calls(1);
-      const raw = await redisClients[0]![1](server);
-      expect(Number(await raw.command('ZCARD', 'telephony:{app_faults}:v2:window'))).toBeGreaterThanOrEqual(
-        10,
-      );
+      // The next reservation of each wrote its 5 sends back into the new window (plus the slots the
+      // 10 refused calls took before the loss showed: the window errs on the full side).
+      expect(count(await burst([a, 3], [b, 2]))).toEqual({ rate_budget_exhausted: 2 });
+      expect(Number(await raw.command('ZCARD', WINDOW_KEY))).toBeGreaterThanOrEqual(10);
       expect(usage()).toMatchObject({ counted: 10, rejected: 0 });
-    }, 30_000);
+      // Every call of every burst settled (none lost or hung), and the processes exited.
+      expect((await results([a, b])).map((result) => result.outcomes.length)).toEqual([11, 11]);
+    }, 90_000);
 
-    it('down (connection refused, a client that fails fast while disconnected): each paces on its share of the plan, not the whole plan', async () => {
+    it('frozen (SIGSTOP) for 1.5 s with the window full: the calls wait for its answer (their own timeout, 10 s, bounds it), 0 × 429, no call lost, no shared_state_error', async () => {
       const { url, usage } = await serve(10);
-      const fast = { failWhileDisconnected: true };
-      const [a, b] = [
-        await member(url, connect, server, 10, {}, fast),
-        await member(url, connect, server, 10, {}, fast),
-      ];
-      expect(count([...(await a.calls(1)), ...(await b.calls(3)), ...(await a.calls(2))])).toEqual({ ok: 6 });
+      const spec: Spec = { calls: 5, later: [5], maxRetryAfter: 0, timeout: 10_000 };
+      const [a, b] = (await fleet(driver, url, 10, [spec, spec])) as [FleetProcess, FleetProcess];
+      expect(count(await burst([a, 0], [b, 0]))).toEqual({ ok: 10 });
+      server.pause();
+      let resumed = false;
+      let settledWhileFrozen = 0;
+      try {
+        a.go();
+        b.go();
+        const second = [a, b].map((member) =>
+          member.done(1).then((calls) => {
+            if (!resumed) settledWhileFrozen++;
+            return calls;
+          }),
+        );
+        // Frozen for 1.5 s after both started their calls: past the fixed 1 s bound the store had before.
+        await Promise.all([a.started(1), b.started(1)]);
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        resumed = true;
+        server.resume();
+        expect(count((await Promise.all(second)).flat().map(outcome))).toEqual({ rate_budget_exhausted: 10 });
+      } finally {
+        if (!resumed) server.resume();
+      }
+      expect(settledWhileFrozen).toBe(0);
+      expect(usage()).toMatchObject({ counted: 10, rejected: 0 });
+      for (const result of await results([a, b])) expect(result.stateErrors).toEqual([]);
+    }, 90_000);
+
+    it('down (connection refused, a Redis client that fails fast while disconnected): each process paces on its share of the plan (plan ÷ 2 live members), not the whole plan', async () => {
+      const { url, usage } = await serve(10);
+      const [a, b] = (await fleet(driver, url, 10, [
+        { calls: 1, later: [2, 5], maxRetryAfter: 0, failWhileDisconnected: true },
+        { calls: 3, later: [5], maxRetryAfter: 0, failWhileDisconnected: true },
+      ])) as [FleetProcess, FleetProcess];
+      expect(count([...(await burst([a, 0])), ...(await burst([b, 0])), ...(await burst([a, 1]))])).toEqual({
+        ok: 6,
+      });
       await server.down();
       try {
         // Share 10 ÷ 2 = 5, of which each has sent 3: 2 more each.
-        const outcomes = (await Promise.all([a.calls(5), b.calls(5)])).flat();
-        expect(count(outcomes)).toEqual({ ok: 4, rate_budget_exhausted: 6 });
+        expect(count(await burst([a, 2], [b, 1]))).toEqual({ ok: 4, rate_budget_exhausted: 6 });
       } finally {
         await server.up();
       }
       expect(usage()).toMatchObject({ counted: 10, rejected: 0 });
-      expect(a.stateErrors.length).toBeGreaterThanOrEqual(1);
-      expect(b.stateErrors.length).toBeGreaterThanOrEqual(1);
-    }, 30_000);
+      for (const result of await results([a, b])) expect(result.stateErrors.length).toBeGreaterThanOrEqual(1);
+    }, 90_000);
+
+    it("a 429 costs its Retry-After, not a window: the service still counts a first burst the fleet's window no longer holds (as when it arrived late); 2 processes × 3 calls at 6/min meet 429 (Retry-After 3) and are all sent again within it, one slot per call", async () => {
+      const { sandbox, url, usage } = await serve(6);
+      // maxRetryAfter 10: a retry that had to wait for a slot behind the fleet's window (61 s) is refused at once.
+      const [a, b] = (await fleet(driver, url, 6, [
+        { calls: 3, maxRetryAfter: 10 },
+        { calls: 3, maxRetryAfter: 10 },
+      ])) as [FleetProcess, FleetProcess];
+      // The first burst: 6 requests the service counted 57 s ago, which the fleet's window does not hold.
+      const first = new TelephonyClient({ baseUrl: url, ...credentials, maxRetries: 0 });
+      for (let i = 0; i < 6; i++) await first.request(recent);
+      await sandbox.advance(57_000);
+      expect(count(await burst([a, 0], [b, 0]))).toEqual({ ok: 6 });
+      const retries = (await results([a, b])).flatMap((result) => result.retries);
+      // At least the first request of the burst met the 429; the others met it or its pause.
+      expect(retries.length).toBeGreaterThanOrEqual(1);
+      for (const retry of retries) {
+        expect(retry.reason).toBe('status 429');
+        expect(retry.delayMs).toBeLessThanOrEqual(3_000);
+      }
+      expect(usage()).toMatchObject({ counted: 12, rejected: retries.length });
+      // A retry sent in its refused attempt's slot: one slot per call.
+      expect(Number(await raw.command('ZCARD', WINDOW_KEY))).toBe(6);
+    }, 90_000);
   },
 );
 

@@ -16,7 +16,7 @@ import {
   redisClients,
   untilAnswers,
 } from '../helpers/redis-clients.js';
-import { runScript } from './child.js';
+import { forkFleetProcess } from './fleet-processes.js';
 import type { WorkerConfig, WorkerResult } from './fleet-worker.js';
 
 // API.md "Scale: pacing and shared state" across a fleet of real processes: each child process
@@ -24,7 +24,8 @@ import type { WorkerConfig, WorkerResult } from './fleet-worker.js';
 // one sandbox served over real HTTP on 127.0.0.1 and one real redis-server (no mock). The sandbox runs
 // on the wall clock, as the children and Redis do; nothing waits a real minute: budgets are shown by
 // what is sent and what is refused at once (maxRetryAfter), 429 pauses by a Retry-After of 3 s.
-// The faults (a frozen or stopped server) run in-process, where the client's clock is controllable.
+// The store failures' details (one shared_state_error, the 5 s back-off) run in-process, where the
+// client's clock is controllable; fleet-faults.test.ts forks a fleet through each fault of issue 19.
 
 const recent = { method: 'GET', path: '/v2/calls/recent' } as const;
 const CANARY = 'secret_fleet_CANARY_5f1c';
@@ -65,30 +66,13 @@ async function fleet(
   before: () => Promise<void> = async () => {},
 ) {
   const startList = `fleet-start:${fleetRun++}`;
-  const workers = specs.map((spec) => {
-    const config: WorkerConfig = {
-      driver,
-      redisUrl: server.url,
-      startList,
-      baseUrl: url,
-      ...credentials,
-      ...spec,
-    };
-    return runScript('test/integration/fleet-worker.ts', [JSON.stringify(config)]);
-  });
-  await Promise.all(workers.map((worker) => worker.printed('READY')));
+  const workers = specs.map((spec) =>
+    forkFleetProcess({ driver, redisUrl: server.url, startList, baseUrl: url, ...credentials, ...spec }),
+  );
+  await Promise.all(workers.map((worker) => worker.ready));
   await before();
   await raw.command('RPUSH', startList, ...specs.map(() => 'go'));
-  const results = await Promise.all(
-    workers.map(async (worker) => {
-      const [code] = await worker.exited;
-      const { stdout, stderr } = worker.output();
-      const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
-      if (code !== 0 || line === undefined)
-        throw new Error(`fleet worker exited ${code}:\n${stdout}${stderr}`);
-      return JSON.parse(line.slice('RESULT '.length)) as WorkerResult;
-    }),
-  );
+  const results = await Promise.all(workers.map((worker) => worker.result()));
   expect(new Set(results.map((r) => r.pid)).size).toBe(specs.length);
   return results;
 }
