@@ -21,9 +21,11 @@ interface ScopeState {
   /** Our sends after this may be missing from the store: sent with the next reservation. */
   unstoredSince: number;
   /** A reservation carrying our sends is under way: until it answers, a short window is expected. */
-  seeding: boolean;
+  seeding?: boolean;
   /** The store's name for its window data, as last seen. */
-  epoch: string | undefined;
+  epoch?: string;
+  /** Slots the store took for calls that then kept to the share: given back with the next seed. */
+  unused: string[];
 }
 
 /**
@@ -52,7 +54,7 @@ export class FleetShare {
   ): Promise<Reservation> {
     let state = this.#scopes.get(scope);
     if (state === undefined) {
-      state = { members: 1, degradedUntil: 0, unstoredSince: Infinity, seeding: false, epoch: undefined };
+      state = { members: 1, degradedUntil: 0, unstoredSince: Infinity, unused: [] };
       this.#scopes.set(scope, state);
     }
     const local = this.#guard.local;
@@ -63,6 +65,7 @@ export class FleetShare {
     const seedSince = state.unstoredSince;
     if (seedSince !== Infinity && !state.seeding) {
       asked.seed = local.after(scope, Math.max(seedSince, now - budget.windowMs)).map((at) => now - at);
+      asked.release = state.unused.splice(0);
       state.unstoredSince = Infinity;
       state.seeding = true;
     }
@@ -70,6 +73,7 @@ export class FleetShare {
     const seeding = asked.seed !== undefined;
     const fallback = async (): Promise<Reservation> => {
       fellBack = true;
+      // Its release is dropped with it: those slots stay, erring on the full side.
       if (seeding) state.seeding = false;
       state.unstoredSince = Math.min(state.unstoredSince, seeding ? seedSince : now);
       state.degradedUntil = now + budget.windowMs;
@@ -94,7 +98,8 @@ export class FleetShare {
   ): Reservation {
     const local = this.#guard.local;
     const { held, members, epoch } = reservation;
-    if (members !== undefined && members > 0) state.members = members;
+    // (A store that does not count them answers undefined: not above 0.)
+    if ((members as number) > 0) state.members = members as number;
     if (seeded) {
       state.seeding = false;
       state.degradedUntil = Math.min(state.degradedUntil, now + REFILL_MS);
@@ -103,7 +108,8 @@ export class FleetShare {
     if (epoch !== undefined) state.epoch = epoch;
     if (
       renamed ||
-      (held !== undefined && !state.seeding && held < local.countAfter(scope, now - share.windowMs + EDGE_MS))
+      // (A store that does not count them answers undefined: not below.)
+      (!state.seeding && (held as number) < local.countAfter(scope, now - share.windowMs + EDGE_MS))
     ) {
       // The store lost sends we made (a restart): for a window our share decides too, and they go back.
       state.unstoredSince = -Infinity;
@@ -114,6 +120,11 @@ export class FleetShare {
       // Also for calls that asked before the loss showed: the store's window may miss others' sends.
       const own = local.reserveNow(scope, { ...share, maxWaitMs: -1 }, now).waitMs;
       if (own > waitMs) {
+        // The store's slot goes unused (the call is refused, or sends later): it is given back with the
+        // next seed, which writes back what is sent instead — unless a seed is under way, which would
+        // miss that send: then the slot stands for it.
+        if (reservation.slot && (own > maxWaitMs || (state.unstoredSince < Infinity && !state.seeding)))
+          state.unused.push(reservation.slot);
         waitMs = own;
         reason = 'pacing';
       }
