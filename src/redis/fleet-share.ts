@@ -21,9 +21,11 @@ interface ScopeState {
   /** Our sends after this may be missing from the store: sent with the next reservation. */
   unstoredSince: number;
   /** A reservation carrying our sends is under way: until it answers, a short window is expected. */
-  seeding: boolean;
+  seeding?: boolean;
   /** The store's name for its window data, as last seen. */
-  epoch: string | undefined;
+  epoch?: string;
+  /** Slots the store took for calls that then kept to the share: given back with the next seed. */
+  unused: string[];
 }
 
 /**
@@ -48,7 +50,7 @@ export class FleetShare implements FleetBudget {
   reserve(scope: string, asked: RateBudget, now: number, boundMs: number): Promise<Reservation> {
     let state = this.#scopes.get(scope);
     if (state === undefined) {
-      state = { members: 1, degradedUntil: 0, unstoredSince: Infinity, seeding: false, epoch: undefined };
+      state = { members: 1, degradedUntil: 0, unstoredSince: Infinity, unused: [] };
       this.#scopes.set(scope, state);
     }
     const local = this.#guard.local;
@@ -60,6 +62,7 @@ export class FleetShare implements FleetBudget {
     if (seedSince !== Infinity && !state.seeding) {
       const log = local.log(scope, windowMs, now);
       asked.seed = log.slice(firstAfter(log, seedSince)).map((at) => now - at);
+      asked.release = state.unused.splice(0);
       state.unstoredSince = Infinity;
       state.seeding = true;
     }
@@ -67,6 +70,7 @@ export class FleetShare implements FleetBudget {
     const seeding = asked.seed !== undefined;
     const fallback = async (): Promise<Reservation> => {
       fellBack = true;
+      // Its release is dropped with it: those slots stay, erring on the full side.
       if (seeding) state.seeding = false;
       state.unstoredSince = Math.min(state.unstoredSince, seeding ? seedSince : now);
       state.degradedUntil = now + windowMs;
@@ -114,6 +118,11 @@ export class FleetShare implements FleetBudget {
       // Also for calls that asked before the loss showed: the store's window may miss others' sends.
       const own = local.reserveNow(scope, { ...share, maxWaitMs: -1 }, now).waitMs;
       if (own > waitMs) {
+        // The store's slot goes unused (the call is refused, or sends later): it is given back with the
+        // next seed, which writes back what is sent instead — unless a seed is under way, which would
+        // miss that send: then the slot stands for it.
+        if (reservation.slot && (own > maxWaitMs || (state.unstoredSince < Infinity && !state.seeding)))
+          state.unused.push(reservation.slot);
         waitMs = own;
         reason = 'pacing';
       }

@@ -67,8 +67,9 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
  * KEYS: window (sorted set of reserved send times), pause, members (sorted set of processes by last
  * reservation), epoch (names the window's data: a new one after a restart or a flush). ARGV: limit ('' without a budget), window ms, a member unique to this reservation,
  * the longest wait accepted ('' for any), the shortest wait ('' for none), this process's id when
- * it is due to say it is alive ('' otherwise), then ages (ms before now) of the client's sends to
- * write back into the window first (after a restart lost them). Returns { wait ms, 'paused' |
+ * it is due to say it is alive ('' otherwise), the slots of this client to remove (members,
+ * space-separated: granted, then not used, after a restart lost the window), then ages (ms before
+ * now) of the client's sends to write back into the window first (after a restart lost them). Returns { wait ms, 'paused' |
  * 'pacing' | '', reservations held before this one, processes seen in the last 15 s, epoch }. The rule of
  * MemoryState.reserve: the slot is the latest of now, the pause's end, now + the shortest wait and a
  * whole window after the slot `limit` places back; one farther than the longest wait is not taken.
@@ -84,7 +85,8 @@ if ARGV[1] ~= '' then
     epoch = ARGV[3]
     redis.call('SET', KEYS[4], epoch, 'PX', 86400000)
   elseif ARGV[6] ~= '' then redis.call('PEXPIRE', KEYS[4], 86400000) end
-  for i = 7, #ARGV do redis.call('ZADD', KEYS[1], int(now - tonumber(ARGV[i])), ARGV[3] .. ':' .. i) end
+  for slot in string.gmatch(ARGV[7], '%S+') do redis.call('ZREM', KEYS[1], slot) end
+  for i = 8, #ARGV do redis.call('ZADD', KEYS[1], int(now - tonumber(ARGV[i])), ARGV[3] .. ':' .. i) end
   redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', int(now - window))
   held = redis.call('ZCARD', KEYS[1])
   local bound = redis.call('ZRANGE', KEYS[1], -limit, -limit, 'WITHSCORES')[2]

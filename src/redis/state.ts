@@ -80,7 +80,7 @@ class RedisState implements SharedState {
         throw new TypeError(`telephony-sdk/redis: invalid rate budget ${JSON.stringify(budget)}`);
       }
       const member = `${this.#id}:${(++this.#sequence).toString(36)}`;
-      const { maxWaitMs, minWaitMs, seed } = budget;
+      const { maxWaitMs, minWaitMs, seed, release } = budget;
       // Every 5 s at most: enough for the member set (15 s) to count the live processes.
       const now = Date.now();
       const beat = now - (this.#beats.get(scope) ?? 0) >= BEAT_MS;
@@ -92,12 +92,14 @@ class RedisState implements SharedState {
         maxWaitMs === undefined ? '' : String(Math.floor(maxWaitMs)),
         minWaitMs === undefined || !(minWaitMs > 0) ? '' : String(Math.ceil(minWaitMs)),
         beat ? this.#id : '',
+        release?.join(' ') ?? '',
       ];
       if (seed !== undefined)
         for (const age of seed) if (Number.isFinite(age)) args.push(String(Math.round(age)));
     }
     const [waitMs, reason, held, members, epoch] = (await RESERVE.run(this.#send, keys, args)) as unknown[];
     return {
+      slot: args[2] || undefined,
       waitMs: Number(waitMs),
       reason: reason === 'paused' || reason === 'pacing' ? reason : undefined,
       held: Number(held),

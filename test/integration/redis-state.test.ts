@@ -130,6 +130,23 @@ describe.each(redisClients)('redisState over %s', (_name, connect) => {
     expect(paused.waitMs).toBeLessThanOrEqual(5_000);
   });
 
+  it('gives back the slots a reservation names in `release` (granted, not used), then writes its seeds', async () => {
+    const raw = await connect(server);
+    const state = redisState(raw.client);
+    const budget = { limit: 2, windowMs: WINDOW };
+    const first = await state.reserve('acct_r:v2', budget, 0);
+    const second = await state.reserve('acct_r:v2', budget, 0);
+    expect(first.slot).toEqual(expect.any(String));
+    expect(second.slot).not.toBe(first.slot);
+    // Both given back and one send written back: the window holds that send, then the new slot.
+    const release = [first.slot!, second.slot!];
+    expect(await state.reserve('acct_r:v2', { ...budget, release, seed: [1_000] }, 0)).toMatchObject({
+      waitMs: 0,
+      held: 1,
+    });
+    expect(Number(await raw.command('ZCARD', 'telephony:{acct_r}:v2:window'))).toBe(2);
+  });
+
   it('keys: every one under the prefix with the account as hash tag, none holding the token; all expire', async () => {
     const raw = await connect(server);
     const state = redisState(raw.client);

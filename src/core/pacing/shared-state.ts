@@ -28,6 +28,12 @@ export interface RateBudget {
    * taken while it failed, or lost with it (a restart). A store writes them into the window first.
    */
   seed?: number[] | undefined;
+  /**
+   * Slots this client was granted ({@link Reservation.slot}) and did not use: the store had lost its
+   * window, and the call was refused or sent later on the client's share. A store removes them first,
+   * so that a send `seed` writes back is not counted twice.
+   */
+  release?: string[] | undefined;
 }
 
 /** What a reservation decided: send after `waitMs` (0: at once), and why it waits. */
@@ -49,6 +55,8 @@ export interface Reservation {
    * store lost it (a restart, a flush), even when other clients have already refilled the window.
    */
   epoch?: string | undefined;
+  /** Names the slot the store took, for a later {@link RateBudget.release}; optional. */
+  slot?: string | undefined;
 }
 
 /**
