@@ -4,5 +4,6 @@
  * needs of it is handed in (the token request, the budget), so a browser bundle splits it off whole.
  */
 export { clientCredentials } from './auth/client-credentials.js';
+export { fingerprint } from './auth/fingerprint.js';
 export { requestToken } from './auth/request-token.js';
 export { sharedParts } from './pacing/pacer.js';

@@ -1,5 +1,15 @@
-import { ResponseValidationError } from '../errors.js';
-import { isHeaderSafe } from './credentials.js';
+import type { ResponseValidationError } from '../errors.js';
+import type { isHeaderSafe } from './credentials.js';
+
+/**
+ * What the check uses of the code every client loads, handed in by token-parts.ts: a browser loads
+ * this file with the client-credentials flow, on first use, and a chunk that imported them would
+ * split them off the first load into a chunk of their own.
+ */
+export interface TokenCheckParts {
+  ResponseValidationError: typeof ResponseValidationError;
+  isHeaderSafe: typeof isHeaderSafe;
+}
 
 /** What a successful token request gave. */
 export interface IssuedToken {
@@ -33,7 +43,8 @@ function lifetimeOf(expiresIn: unknown): number {
  * An answer without a string `access_token`, or whose `access_token` cannot go in an HTTP header
  * (empty, control or non-Latin-1 character), is a `ResponseValidationError` (without the value).
  */
-export function issuedToken(answer: unknown, operation: string): IssuedToken {
+export function issuedToken(answer: unknown, operation: string, parts: TokenCheckParts): IssuedToken {
+  const { ResponseValidationError, isHeaderSafe } = parts;
   const parsed = answer as Record<string, unknown> | undefined;
   const data = parsed?.data as Record<string, unknown> | undefined;
   const payload = data?.access_token !== undefined ? data : parsed;

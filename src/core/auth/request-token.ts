@@ -1,12 +1,13 @@
 import type { ClientEmitter } from '../events.js';
-import type { IssuedToken } from './issued-token.js';
+import { type IssuedToken, issuedToken, type TokenCheckParts } from './issued-token.js';
 
-/** Posts the token request's form (the transport's) and resolves to the token its answer gives. */
-export type TokenPost = (form: string) => Promise<IssuedToken>;
+/** Posts the token request's form (the transport's) and resolves to its answer's JSON and operation name. */
+export type TokenPost = (form: string) => Promise<{ answer: unknown; operation: string }>;
 
 /** The client-credentials token request: its form, and the `'token'` event for what it gave. */
 export async function requestToken(
   post: TokenPost,
+  parts: TokenCheckParts,
   events: ClientEmitter,
   clientId: string | undefined,
   clientSecret: string,
@@ -18,7 +19,8 @@ export async function requestToken(
     client_secret: clientSecret,
   });
   if (scope !== undefined) form.set('scope', scope);
-  const issued = await post(form.toString());
+  const { answer, operation } = await post(form.toString());
+  const issued = issuedToken(answer, operation, parts);
   events.emit('token', { expires_in: issued.expires_in, scope: issued.scope });
   return issued;
 }

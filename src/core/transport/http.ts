@@ -5,8 +5,7 @@ import {
   LazyCredential,
   StaticCredential,
 } from '../auth/credentials.js';
-import { fingerprint } from '../auth/fingerprint.js';
-import { type IssuedToken, issuedToken } from '../auth/issued-token.js';
+import { TOKEN_PARTS } from '../auth/token-parts.js';
 import type { Clock } from '../clock.js';
 import { APIUserAbortError, type ApiVersion, NotFoundError, ValidationError } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
@@ -88,14 +87,14 @@ export class HttpTransport implements Transport {
     else if (clientSecret !== undefined) {
       const scope = Array.isArray(options.scope) ? options.scope.join(' ') : options.scope;
       const post = (form: string) => this.#postToken(form);
-      // One token per token URL, client id and scope: clients of one account may use several client ids.
-      const tokenKey = fingerprint(`${this.#baseUrl} ${clientId} ${scope ?? ''}`);
       this.#v2 = new LazyCredential(
-        Promise.all([loadShared(), pacing.parts()]).then(([m, { guard, account }]) =>
-          m.clientCredentials(`${account}:token:${tokenKey}`, guard, clock, () =>
-            m.requestToken(post, events, clientId, clientSecret, scope),
-          ),
-        ),
+        Promise.all([loadShared(), pacing.parts()]).then(([m, { guard, account }]) => {
+          // One token per token URL, client id and scope: clients of one account may use several client ids.
+          const tokenKey = m.fingerprint(`${this.#baseUrl} ${clientId} ${scope ?? ''}`);
+          return m.clientCredentials(`${account}:token:${tokenKey}`, guard, clock, () =>
+            m.requestToken(post, TOKEN_PARTS, events, clientId, clientSecret, scope),
+          );
+        }),
       );
     }
     if (apiKey !== undefined) this.#v1 = new StaticCredential(apiKey);
@@ -238,8 +237,11 @@ export class HttpTransport implements Transport {
     return response;
   }
 
-  /** The token request's POST (auth/request-token.ts builds its form): the token its answer gives. */
-  async #postToken(form: string): Promise<IssuedToken> {
+  /**
+   * The token request's POST (auth/request-token.ts builds its form and checks the answer, with the
+   * client-credentials code a browser loads on first use): the answer's JSON.
+   */
+  async #postToken(form: string): Promise<{ answer: unknown; operation: string }> {
     const operation = operationName({ method: 'POST', path: TOKEN_PATH });
     if (this.#baseUrl === undefined) {
       throw new ValidationError(`${operation} needs the baseUrl option`, [
@@ -266,10 +268,7 @@ export class HttpTransport implements Transport {
         form,
         'v2',
       );
-      return issuedToken(
-        parseJson(await readText(exchange, response), response.status, operation),
-        operation,
-      );
+      return { answer: parseJson(await readText(exchange, response), response.status, operation), operation };
     } finally {
       exchange.link?.release();
     }

@@ -1,10 +1,13 @@
 import { TelephonyError } from 'telephony-sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CallbackCredential } from '../../../src/core/auth/credentials.js';
-import { type IssuedToken, issuedToken } from '../../../src/core/auth/issued-token.js';
+import { issuedToken as checkToken, type IssuedToken } from '../../../src/core/auth/issued-token.js';
 import { refreshBackoffMs, TokenCache } from '../../../src/core/auth/token-cache.js';
+import { TOKEN_PARTS } from '../../../src/core/auth/token-parts.js';
 import { ResponseValidationError } from '../../../src/core/errors.js';
 import { type FakeClock, fakeClock } from '../../helpers/clock.js';
+
+const issuedToken = (answer: unknown, operation: string) => checkToken(answer, operation, TOKEN_PARTS);
 
 /** One token request of the fake endpoint, settled by the test. */
 interface Pending {
