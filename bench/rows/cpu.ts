@@ -39,8 +39,9 @@ export async function cpuRow(sdk: SdkModule | undefined, baseline?: SdkModule): 
   const sdkRow = measured.find((m) => m.name.startsWith('telephony-sdk'));
   const baselineRow = measured.find((m) => m.name.startsWith('baseline'));
   const added = (us: number) => us - floor.usPerOp;
-  // What the SDK itself costs on top of ky (issue 17). Wall time on fastest rounds, as before; and CPU
-  // time (median of rounds), which other processes on the machine do not inflate — the goal's figure.
+  // What the SDK itself costs on top of ky (issue 17). Wall time on fastest rounds — the issue's
+  // measure; and CPU time (median of rounds), which other processes on the machine do not inflate
+  // but V8's own threads (GC, compiler) do.
   const aboveKy = (m: Measured) => m.bestUsPerOp - kyAlone.bestUsPerOp;
   const aboveKyCpu = (m: Measured) => m.cpuUsPerOp - kyAlone.cpuUsPerOp;
   return {
@@ -71,9 +72,11 @@ export async function cpuRow(sdk: SdkModule | undefined, baseline?: SdkModule): 
     goals: [
       sdkRow
         ? goal(
-            "the SDK's own cost above ky alone ≤ 30 µs (CPU time, median of rounds)",
-            aboveKyCpu(sdkRow) <= 30,
-            `sdk ${signed(aboveKyCpu(sdkRow))}${baselineRow ? `, baseline build ${signed(aboveKyCpu(baselineRow))}` : ''}; wall time, fastest rounds: sdk ${signed(aboveKy(sdkRow))}${baselineRow ? `, baseline build ${signed(aboveKy(baselineRow))}` : ''}`,
+            // Issue 17's measure: fastest rounds (one run's figure; the goal is the median of three
+            // runs). CPU time is shown beside it: it also counts V8's GC and compiler threads.
+            "the SDK's own cost above ky alone ≤ 30 µs (wall time, fastest rounds)",
+            aboveKy(sdkRow) <= 30,
+            `sdk ${signed(aboveKy(sdkRow))}${baselineRow ? `, baseline build ${signed(aboveKy(baselineRow))}` : ''}; CPU time, median of rounds: sdk ${signed(aboveKyCpu(sdkRow))}${baselineRow ? `, baseline build ${signed(aboveKyCpu(baselineRow))}` : ''}`,
           )
         : goal("the SDK's own cost above ky alone ≤ 30 µs", null, 'telephony-sdk not built yet'),
     ],
