@@ -120,6 +120,8 @@ export interface SharedState {
    * window cannot push the fleet past the plan (`redisState` gives its fleet share: docs/scale.md). Called
    * once per client, with the client's guard over the store. Without it, each reservation is the
    * store's, or the client's own in-memory state's while the store fails.
+   * @internal How `telephony-sdk/redis` hands its stores' clients the fleet share; a wrapper around
+   * `redisState` keeps the share by forwarding it.
    */
   fleetBudget?(guard: SharedStateGuard): FleetBudget;
 }
