@@ -75,11 +75,13 @@ class RedisState implements SharedState {
       accountKey(prefix, scope, 'epoch'),
     ];
     let args = ['', '', '', '', '', ''];
+    // The window's member this reservation takes (none without a budget): its slot, to give back.
+    let slot: string | undefined;
     if (budget !== undefined) {
       if (!Number.isInteger(budget.limit) || budget.limit < 1 || !(budget.windowMs > 0)) {
         throw new TypeError(`telephony-sdk/redis: invalid rate budget ${JSON.stringify(budget)}`);
       }
-      const member = `${this.#id}:${(++this.#sequence).toString(36)}`;
+      slot = `${this.#id}:${(++this.#sequence).toString(36)}`;
       const { maxWaitMs, minWaitMs, seed, release } = budget;
       // Every 5 s at most: enough for the member set (15 s) to count the live processes.
       const now = Date.now();
@@ -88,7 +90,7 @@ class RedisState implements SharedState {
       args = [
         String(budget.limit),
         String(Math.ceil(budget.windowMs)),
-        member,
+        slot,
         maxWaitMs === undefined ? '' : String(Math.floor(maxWaitMs)),
         minWaitMs === undefined || !(minWaitMs > 0) ? '' : String(Math.ceil(minWaitMs)),
         beat ? this.#id : '',
@@ -99,7 +101,7 @@ class RedisState implements SharedState {
     }
     const [waitMs, reason, held, members, epoch] = (await RESERVE.run(this.#send, keys, args)) as unknown[];
     return {
-      slot: args[2] || undefined,
+      slot,
       waitMs: Number(waitMs),
       reason: reason === 'paused' || reason === 'pacing' ? reason : undefined,
       held: Number(held),
