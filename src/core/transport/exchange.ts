@@ -20,6 +20,9 @@ export interface ExchangeCall {
   version: ApiVersion | undefined;
   /** The traced operation whose attempt spans this call's attempts are; `undefined` without a tracer. */
   op: Operation | undefined;
+  headers: Record<string, string>;
+  /** The body as sent: JSON, or the token request's form. */
+  body: string | undefined;
 }
 
 /** The client's settings under the call's own options. */
@@ -36,7 +39,7 @@ export interface ExchangeSettings {
 /**
  * One logical request while ky runs its attempts — what the hooks and the retry decision share,
  * reached through ky's `context`. It changes only through its transitions: {@link startAttempt},
- * {@link answered}, {@link retryAfter} / {@link repeatAfter401} (decided by retry.ts) and
+ * {@link answered}, {@link retryAfter} / {@link repeatAfter401} (asked by retry.ts) and
  * {@link beginRetry}.
  */
 export class Exchange implements ExchangeCall, ExchangeSettings {
@@ -53,6 +56,8 @@ export class Exchange implements ExchangeCall, ExchangeSettings {
   declare readonly maxRetryAfterMs: number;
   declare readonly maxResponseBytes: number;
   declare readonly op: Operation | undefined;
+  declare readonly headers: Record<string, string>;
+  declare readonly body: string | undefined;
   /** POSTs are not, except the token request (see retry.ts). */
   readonly idempotent: boolean;
   /** The attempt under way, 0 for the first: every retry and the one repeat after a 401 add one. */
@@ -129,15 +134,19 @@ export class Exchange implements ExchangeCall, ExchangeSettings {
     if (mayHaveArrived) this.#mayHaveArrived = true;
   }
 
-  /** Whether the credential may be refreshed and the attempt repeated once after a 401: once per call. */
-  mayRepeatAfter401(): boolean {
-    return !this.#refreshed && this.credential !== undefined && this.#bearer !== undefined;
-  }
-
-  /** A 401 to a refreshable credential: repeat at once with a new token. */
-  repeatAfter401(): void {
-    this.#refreshed = true;
-    this.#wait = { delayMs: 0, reason: 'status 401' };
+  /**
+   * A 401: once per call, the credential drops the bearer it gave. When it can give another (`true`,
+   * or a promise of it once a shared copy is dropped too), the attempt is repeated at once.
+   */
+  repeatAfter401(): boolean | Promise<boolean> {
+    // No bearer: the token request, which carries its credential in the form.
+    if (this.#refreshed || this.#bearer === undefined) return false;
+    const again = this.credential?.invalidate(this.#bearer) ?? false;
+    if (again !== false) {
+      this.#refreshed = true;
+      this.#wait = { delayMs: 0, reason: 'status 401' };
+    }
+    return again;
   }
 
   /** Ends the current attempt's span, if it has one still open (see {@link Operation.endAttempt}). */

@@ -1,12 +1,6 @@
 import { HTTPError, TimeoutError } from 'ky';
 import type { Clock } from '../clock.js';
-import {
-  APIConnectionError,
-  type APIError,
-  APIUserAbortError,
-  type ApiVersion,
-  TelephonyError,
-} from '../errors.js';
+import { APIConnectionError, APIUserAbortError, TelephonyError } from '../errors.js';
 import { loadErrorMapping } from '../load.js';
 import type { Exchange } from './exchange.js';
 import { readText, timedOut } from './read-body.js';
@@ -14,7 +8,8 @@ import { failureCodes, parseRetryAfter } from './retry.js';
 import { userAbort } from './signals.js';
 
 /**
- * What ky threw, as the SDK's error.
+ * What ky threw, as the SDK's error. A non-2xx answer is mapped by error-from-response.ts (loaded on
+ * first use by a browser), from its body read up to `maxResponseBytes` (past that, its first bytes).
  * @param secrets every credential the client holds and the tokens it held, replaced wherever an error
  *   would show them
  * @param patterns the client's redaction expressions, by secret
@@ -25,36 +20,19 @@ export async function failure(
   clock: Clock,
   secrets: ReadonlyArray<string | undefined>,
   patterns: Map<string, RegExp>,
-  version: ApiVersion,
 ): Promise<TelephonyError> {
   const signal = exchange.signal;
   if (error instanceof TelephonyError) return error;
   if (signal?.aborted) return userAbort(signal);
-  if (error instanceof HTTPError) {
-    return errorFrom(exchange, error.response, clock, secrets, patterns, version);
+  if (error instanceof TimeoutError) return timedOut(exchange);
+  if (!(error instanceof HTTPError)) {
+    const codes = failureCodes(error);
+    return new APIConnectionError(
+      `${exchange.operation} failed: no HTTP answer from ${new URL(exchange.url).origin}${codes.length > 0 ? ` (${codes.join(', ')})` : ''}`,
+      { cause: error },
+    );
   }
-  if (error instanceof TimeoutError) {
-    return timedOut(exchange);
-  }
-  const codes = failureCodes(error);
-  return new APIConnectionError(
-    `${exchange.operation} failed: no HTTP answer from ${new URL(exchange.url).origin}${codes.length > 0 ? ` (${codes.join(', ')})` : ''}`,
-    { cause: error },
-  );
-}
-
-/**
- * The error for a non-2xx answer (error-from-response.ts, loaded on first use by a browser). Its body is
- * read up to `maxResponseBytes`; past that, the error is made from its first bytes.
- */
-async function errorFrom(
-  exchange: Exchange,
-  response: Response,
-  clock: Clock,
-  secrets: ReadonlyArray<string | undefined>,
-  patterns: Map<string, RegExp>,
-  apiVersion: ApiVersion,
-): Promise<APIError> {
+  const { response } = error;
   let cutAt: number | undefined;
   // An error body that cannot be read leaves the error its status; only the caller's abort wins.
   const text = await readText(exchange, response, () => {
@@ -77,7 +55,8 @@ async function errorFrom(
     secrets: [...secrets, exchange.bearer, ...exchange.secrets],
     patterns,
     operation: exchange.operation,
-    apiVersion,
+    // The token request's version is undefined (it is not paced): its answers are v2's.
+    apiVersion: exchange.version ?? 'v2',
     tokenRequest: exchange.credential === undefined,
     retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
   });

@@ -9,7 +9,7 @@ import type { Operation } from '../tracing/current.js';
 import type { Exchange } from './exchange.js';
 import { bodyStart } from './read-body.js';
 import { parseRetryAfter, waitBeforeRetry } from './retry.js';
-import { abortable, userAbort } from './signals.js';
+import { abortable, sleep, userAbort } from './signals.js';
 
 const exchangeOf = (options: { context: Record<string, unknown> }) => options.context.exchange as Exchange;
 /** How many of the last tokens sent are kept, so that an answer echoing one held earlier can be redacted. */
@@ -91,12 +91,7 @@ export class AttemptHooks {
       if (waitMs <= 0 || reason === undefined) return this.#start(exchange, request, bearer);
       this.#events.emit('throttle', { waitMs, reason });
       exchange.op?.waited(reason, waitMs);
-      return this.#clock.sleep(waitMs, signal).then(
-        () => this.#start(exchange, request, bearer),
-        () => {
-          throw userAbort(signal);
-        },
-      );
+      return sleep(this.#clock, waitMs, signal).then(() => this.#start(exchange, request, bearer));
     });
   }
 

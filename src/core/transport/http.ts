@@ -107,9 +107,21 @@ export class HttpTransport implements Transport {
   }
 
   async send(request: RawRequest, options?: RequestOptions): Promise<unknown> {
-    const performed = await this.#perform(request, options, false);
-    if ('gone' in performed) return performed.gone;
-    const { response, exchange } = performed;
+    const exchange = this.#prepare(request, options, false);
+    let response: Response;
+    try {
+      response = await this.#fetch(exchange);
+    } catch (error) {
+      const { ifGone } = request;
+      if (
+        ifGone !== undefined &&
+        exchange.method === 'DELETE' &&
+        error instanceof NotFoundError &&
+        exchange.mayHaveArrived
+      )
+        return ifGone;
+      throw error;
+    }
     try {
       const text = await readText(exchange, response);
       return request.lenient ? parseLenient(text) : parseJson(text, response.status, exchange.operation);
@@ -119,8 +131,8 @@ export class HttpTransport implements Transport {
   }
 
   async download(request: RawRequest, options?: RequestOptions): Promise<Response> {
-    const performed = await this.#perform({ ...request, ifGone: undefined }, options, true);
-    const { response, exchange } = performed as { response: Response; exchange: Exchange };
+    const exchange = this.#prepare(request, options, true);
+    const response = await this.#fetch(exchange);
     const { link } = exchange;
     if (link === undefined || response.body === null) {
       link?.release();
@@ -144,11 +156,8 @@ export class HttpTransport implements Transport {
     return credential;
   }
 
-  async #perform(
-    request: RawRequest,
-    options: RequestOptions | undefined,
-    allowAbsolute: boolean,
-  ): Promise<{ response: Response; exchange: Exchange } | { gone: unknown }> {
+  /** The request checked and shaped (nothing is sent yet): a `ValidationError` is thrown here. */
+  #prepare(request: RawRequest, options: RequestOptions | undefined, allowAbsolute: boolean): Exchange {
     validateRequestOptions(options);
     validateHeaders(request.headers);
     const method = methodOf(request.method);
@@ -160,7 +169,7 @@ export class HttpTransport implements Transport {
       body = JSON.stringify(request.body);
       headers['content-type'] = 'application/json';
     }
-    const exchange = this.#exchange(
+    return this.#exchange(
       {
         method,
         url,
@@ -170,22 +179,11 @@ export class HttpTransport implements Transport {
         secrets: request.secrets ?? [],
         version,
         op: currentOperation(),
+        headers,
+        body,
       },
       options,
     );
-    try {
-      return { response: await this.#fetch(exchange, headers, body, version), exchange };
-    } catch (error) {
-      const { ifGone } = request;
-      if (
-        ifGone !== undefined &&
-        method === 'DELETE' &&
-        error instanceof NotFoundError &&
-        exchange.mayHaveArrived
-      )
-        return { gone: ifGone };
-      throw error;
-    }
   }
 
   /** The call: what it is, and the client's settings under the call's own options. */
@@ -202,12 +200,7 @@ export class HttpTransport implements Transport {
   }
 
   /** Runs the attempts through ky; resolves to the 2xx answer (body unread), rejects with a TelephonyError. */
-  async #fetch(
-    exchange: Exchange,
-    headers: Record<string, string>,
-    body: string | undefined,
-    version: ApiVersion,
-  ): Promise<Response> {
+  async #fetch(exchange: Exchange): Promise<Response> {
     let response: Response;
     try {
       // Only what differs from ky's defaults: each option given costs ky a merge.
@@ -217,17 +210,18 @@ export class HttpTransport implements Transport {
         context: { exchange },
         retry: retryOptions(exchange, this.#clock),
       };
+      const { headers, body, signal } = exchange;
       // No headers (a GET without default or call headers) is no option: ky builds three `Headers` for one.
       for (const _ in headers) {
         options.headers = headers;
         break;
       }
       if (body !== undefined) options.body = body;
-      if (exchange.signal !== undefined) options.signal = exchange.signal;
+      if (signal !== undefined) options.signal = signal;
       response = await this.#ky(exchange.url, options);
     } catch (error) {
       const secrets = [...this.#secrets, ...this.#hooks.held];
-      const thrown = await failure(exchange, error, this.#clock, secrets, this.#patterns, version);
+      const thrown = await failure(exchange, error, this.#clock, secrets, this.#patterns);
       // A cancelled attempt is no failure of the attempt (HTTP semantic conventions): no error.type.
       exchange.endSpan(undefined, thrown instanceof APIUserAbortError ? undefined : thrown.name);
       exchange.link?.release();
@@ -249,28 +243,24 @@ export class HttpTransport implements Transport {
       ]);
     }
     const url = joinUrl(this.#baseUrl, TOKEN_PATH);
-    // Shared by every caller waiting for a token, so no caller's signal or per-call options apply.
-    const call = {
-      method: 'POST',
-      url,
-      shownUrl: url,
-      operation,
-      credential: undefined,
-      secrets: [],
-      version: undefined,
-      op: this.#hooks.asker,
-    } as const;
-    const exchange = this.#exchange(call, undefined);
-    try {
-      const response = await this.#fetch(
-        exchange,
-        { 'content-type': 'application/x-www-form-urlencoded' },
-        form,
-        'v2',
-      );
-      return { answer: parseJson(await readText(exchange, response), response.status, operation), operation };
-    } finally {
-      exchange.link?.release();
-    }
+    // Shared by every caller waiting for a token, so no caller's signal (no link to release) or
+    // per-call options apply.
+    const exchange = this.#exchange(
+      {
+        method: 'POST',
+        url,
+        shownUrl: url,
+        operation,
+        credential: undefined,
+        secrets: [],
+        version: undefined,
+        op: this.#hooks.asker,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form,
+      },
+      undefined,
+    );
+    const response = await this.#fetch(exchange);
+    return { answer: parseJson(await readText(exchange, response), response.status, operation), operation };
   }
 }

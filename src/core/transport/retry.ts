@@ -29,7 +29,7 @@ import type { ClientEmitter } from '../events.js';
 import { METHODS } from '../request/method.js';
 import type { Exchange } from './exchange.js';
 import { discard } from './read-body.js';
-import { userAbort } from './signals.js';
+import { sleep } from './signals.js';
 
 /** The retry options every call shares (`ky.create`). */
 export const KY_RETRY: RetryOptions = { methods: METHODS.map((m) => m.toLowerCase()), delay: () => 0 };
@@ -46,13 +46,12 @@ export function retryOptions(exchange: Exchange, clock: Clock): RetryOptions {
 function shouldRetry(exchange: Exchange, error: Error, clock: Clock): boolean | Promise<boolean> {
   if (error instanceof TelephonyError || exchange.signal?.aborted) return false;
   const answer = error instanceof HTTPError ? error.response : undefined;
-  if (answer?.status === 401 && exchange.mayRepeatAfter401()) {
-    const again = exchange.credential?.invalidate(exchange.bearer as string);
-    if (again !== false && again !== undefined) {
-      exchange.repeatAfter401();
+  if (answer?.status === 401) {
+    // A shared token is dropped from the shared state first (a promise), so the repeat cannot read it back.
+    const again = exchange.repeatAfter401();
+    if (again !== false) {
       discard(answer);
-      // A shared token is dropped from the shared state first, so the repeat cannot read it back.
-      return again === true ? true : again;
+      return again;
     }
   }
   const outcome = outcomeOf(error, clock.now());
@@ -76,11 +75,11 @@ function shouldRetry(exchange: Exchange, error: Error, clock: Clock): boolean | 
 }
 
 /** ky's `beforeRetry`: the `'retry'` event, then the wait the decision set, on the client's clock. */
-export async function waitBeforeRetry(
+export function waitBeforeRetry(
   exchange: Exchange,
   clock: Clock,
   events: ClientEmitter,
-): Promise<void> {
+): Promise<void> | undefined {
   const { method, shownUrl: url, attempt } = exchange;
   const { delayMs, reason } = exchange.wait;
   events.emit('retry', { method, url, attempt, delayMs, reason });
@@ -89,12 +88,7 @@ export async function waitBeforeRetry(
   exchange.beginRetry();
   if (delayMs === 0) return;
   exchange.op?.waited('retry', delayMs);
-  const signal = exchange.signal;
-  try {
-    await clock.sleep(delayMs, signal);
-  } catch {
-    throw userAbort(signal);
-  }
+  return sleep(clock, delayMs, exchange.signal);
 }
 
 /** What one attempt produced. */

@@ -1,3 +1,4 @@
+import type { Clock } from '../clock.js';
 import { APIUserAbortError } from '../errors.js';
 
 // One abort listener per caller signal, whatever the number of calls it is passed to: a signal shared
@@ -21,10 +22,9 @@ export interface Link {
 
 const noRelease = () => {};
 
-/** Links a new controller to the caller's `signal` (if any). */
-export function follow(signal: AbortSignal | undefined): Link {
+/** Links a new controller to the caller's `signal`. */
+export function follow(signal: AbortSignal): Link {
   const controller = new AbortController();
-  if (signal === undefined) return { controller, release: noRelease };
   if (signal.aborted) {
     controller.abort(signal.reason);
     return { controller, release: noRelease };
@@ -83,19 +83,16 @@ export function userAbort(signal: AbortSignal | undefined): APIUserAbortError {
 /** Waits for `promise`, but rejects with APIUserAbortError as soon as `signal` aborts. */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(userAbort(signal));
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(userAbort(signal));
+    if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
+
+/** `clock.sleep`, rejecting with APIUserAbortError when `signal` ends it. */
+export const sleep = (clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<void> =>
+  clock.sleep(ms, signal).catch(() => {
+    throw userAbort(signal);
+  });
