@@ -60,8 +60,8 @@ export class TelephonyClient {
       isBrowser()
     ) {
       throw new ValidationError(
-        'clientSecret and apiKey must not be used in a browser, where every visitor can read them; ' +
-          'hand out access tokens from a backend (accessToken option), or pass dangerouslyAllowBrowser: true',
+        'clientSecret and apiKey in a browser are readable by every visitor: use accessToken (tokens a ' +
+          'backend hands out), or set dangerouslyAllowBrowser: true',
         [{ path: 'dangerouslyAllowBrowser', message: 'secret credential in a browser' }],
       );
     }

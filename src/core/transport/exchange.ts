@@ -39,8 +39,7 @@ export interface ExchangeSettings {
 /**
  * One logical request while ky runs its attempts — what the hooks and the retry decision share,
  * reached through ky's `context`. It changes only through its transitions: {@link startAttempt},
- * {@link answered}, {@link retryAfter} / {@link repeatAfter401} (asked by retry.ts) and
- * {@link beginRetry}.
+ * {@link retryAfter} / {@link repeatAfter401} (asked by retry.ts) and {@link beginRetry}.
  */
 export class Exchange implements ExchangeCall, ExchangeSettings {
   declare readonly method: HttpMethod;
@@ -66,7 +65,6 @@ export class Exchange implements ExchangeCall, ExchangeSettings {
   #bearer: string | undefined;
   /** When the current attempt's fetch started (wall clock: the deadline runs on real timers). */
   #startedAt = 0;
-  #answered = -1;
   #wait = { delayMs: 0, reason: '' };
   #mayHaveArrived = false;
   /** The current attempt's span, from its start until it is ended (traced calls only). */
@@ -111,13 +109,6 @@ export class Exchange implements ExchangeCall, ExchangeSettings {
   startAttempt(bearer: string | undefined): void {
     if (bearer !== undefined) this.#bearer = bearer;
     this.#startedAt = Date.now();
-  }
-
-  /** The current attempt got an HTTP answer: `true` the first time, so it is reported once. */
-  answered(): boolean {
-    if (this.#answered === this.#attempt) return false;
-    this.#answered = this.#attempt;
-    return true;
   }
 
   /** Whether an attempt before this one may have reached the service and acted, its answer lost. */

@@ -10,8 +10,8 @@ import { userAbort } from './signals.js';
 /**
  * What ky threw, as the SDK's error. A non-2xx answer is mapped by error-from-response.ts (loaded on
  * first use by a browser), from its body read up to `maxResponseBytes` (past that, its first bytes).
- * @param secrets every credential the client holds and the tokens it held, replaced wherever an error
- *   would show them
+ * @param secrets every credential the client holds, the tokens it held and the call's own secrets,
+ *   replaced wherever an error would show them
  * @param patterns the client's redaction expressions, by secret
  */
 export async function failure(
@@ -52,7 +52,7 @@ export async function failure(
     response,
     text,
     cutAt,
-    secrets: [...secrets, exchange.bearer, ...exchange.secrets],
+    secrets,
     patterns,
     operation: exchange.operation,
     // The token request's version is undefined (it is not paced): its answers are v2's.

@@ -81,7 +81,8 @@ export class AttemptHooks {
             exchange.version,
             maxWaitMs,
             exchange.timeout,
-            exchange.attempt > 0 && exchange.wait.reason === 'status 429',
+            // Set by a failed attempt's retry decision, so never before the first attempt.
+            exchange.wait.reason === 'status 429',
           );
     if (reservation === undefined) return this.#start(exchange, request, bearer);
     const signal = exchange.signal;
@@ -137,9 +138,11 @@ export class AttemptHooks {
     }
   }
 
-  /** Emits `'response'` once per attempt that got an HTTP answer. */
+  /**
+   * Emits `'response'` for an attempt that got an HTTP answer. Once per attempt: ky runs `beforeError`
+   * once for each attempt answered otherwise than 2xx, and only the last attempt's 2xx reaches http.ts.
+   */
   answered(exchange: Exchange, response: Response): void {
-    if (!exchange.answered()) return;
     exchange.endSpan(response.status);
     this.#events.emit('response', {
       method: exchange.method,

@@ -67,10 +67,9 @@ export class HttpTransport implements Transport {
       budget !== undefined || options.sharedState !== undefined || clientSecret !== undefined,
     );
     this.#hooks = new AttemptHooks(clock, events, pacing);
-    const custom = options.fetch;
     this.#ky = ky.create({
       // globalThis.fetch is read per call so a fetch patched after construction (msw) is used.
-      fetch: (custom ??
+      fetch: (options.fetch ??
         ((input: Request, init?: RequestInit) => globalThis.fetch(input, init))) as typeof fetch,
       // The SDK never follows a redirect: it would carry the credential (or re-post the client
       // secret, on a 307) to wherever the answer points. A 3xx is an APIError.
@@ -220,7 +219,7 @@ export class HttpTransport implements Transport {
       if (signal !== undefined) options.signal = signal;
       response = await this.#ky(exchange.url, options);
     } catch (error) {
-      const secrets = [...this.#secrets, ...this.#hooks.held];
+      const secrets = [...this.#secrets, ...this.#hooks.held, exchange.bearer, ...exchange.secrets];
       const thrown = await failure(exchange, error, this.#clock, secrets, this.#patterns);
       // A cancelled attempt is no failure of the attempt (HTTP semantic conventions): no error.type.
       exchange.endSpan(undefined, thrown instanceof APIUserAbortError ? undefined : thrown.name);
