@@ -150,11 +150,9 @@ export function decideRetry(
   return { retry: true, delayMs: Math.round(ceiling / 2 + (random * ceiling) / 2), reason };
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-// RFC 9110 §5.6.7 IMF-fixdate, the only HTTP-date form a sender may generate. `Date.parse` is not
-// used: V8 reads almost anything as a date (`1.5` is 1 January 2001, already past: no wait at all).
-const IMF_FIXDATE =
-  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) ([A-Z][a-z]{2}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+// RFC 9110 §5.6.7 IMF-fixdate, the only HTTP-date form a sender may generate. `Date.parse` alone is
+// not enough: V8 reads almost anything as a date (`1.5` is 1 January 2001, already past: no wait at all).
+const IMF_FIXDATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
 /**
  * `Retry-After` as milliseconds from `now`: delta-seconds (digits; a decimal such as `1.5` is read as
@@ -164,21 +162,12 @@ export function parseRetryAfter(header: string | null, now: number): number | un
   if (header === null) return undefined;
   const trimmed = header.trim();
   if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);
-  const match = IMF_FIXDATE.exec(trimmed);
-  if (match === null) return undefined;
-  const [day, year, hour, minute, second] = [1, 3, 4, 5, 6].map((i) => Number(match[i]));
-  const month = MONTHS.indexOf(match[2] as string);
-  const date = Date.UTC(year as number, month, day, hour, minute, second);
-  // A date that rolls over (31 Feb, 24:00) is not one.
-  const real = new Date(date);
-  if (
-    month < 0 ||
-    real.getUTCDate() !== day ||
-    real.getUTCHours() !== hour ||
-    real.getUTCMinutes() !== minute
-  )
-    return undefined;
-  return Math.max(0, date - now);
+  if (!IMF_FIXDATE.test(trimmed)) return undefined;
+  // A date is one only if it reads back as written (`toUTCString` writes IMF-fixdate; the weekday is
+  // not compared): not one that rolls over (31 Feb, 24:00), names no month, or is in years 0000–0099,
+  // which `Date.parse` moves to 1950–2049.
+  const date = Date.parse(trimmed);
+  return new Date(date).toUTCString().slice(4) === trimmed.slice(4) ? Math.max(0, date - now) : undefined;
 }
 
 /**
