@@ -7,7 +7,7 @@ import {
 } from '../auth/credentials.js';
 import { TOKEN_PARTS } from '../auth/token-parts.js';
 import type { Clock } from '../clock.js';
-import { APIUserAbortError, type ApiVersion, NotFoundError, ValidationError } from '../errors.js';
+import { APIUserAbortError, NotFoundError, ValidationError } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import { loadShared } from '../load.js';
 import { type ClientOptions, DEFAULTS, validateHeaders, validateRequestOptions } from '../options.js';
@@ -144,7 +144,12 @@ export class HttpTransport implements Transport {
     return wrapped;
   }
 
-  #credential(version: ApiVersion, request: RawRequest): Credential {
+  /** The request checked and shaped (nothing is sent yet): a `ValidationError` is thrown here. */
+  #prepare(request: RawRequest, options: RequestOptions | undefined, allowAbsolute: boolean): Exchange {
+    validateRequestOptions(options);
+    validateHeaders(request.headers);
+    const method = methodOf(request.method);
+    const { version, url, shown } = resolveTarget(request, allowAbsolute, this.#baseUrl, this.#baseUrlV1);
     const credential = version === 'v2' ? this.#v2 : this.#v1;
     if (credential === undefined) {
       const option = version === 'v2' ? 'clientId and clientSecret, or accessToken' : 'apiKey';
@@ -152,16 +157,6 @@ export class HttpTransport implements Transport {
         { path: version === 'v2' ? 'accessToken' : 'apiKey', message: `set ${option} for ${version} calls` },
       ]);
     }
-    return credential;
-  }
-
-  /** The request checked and shaped (nothing is sent yet): a `ValidationError` is thrown here. */
-  #prepare(request: RawRequest, options: RequestOptions | undefined, allowAbsolute: boolean): Exchange {
-    validateRequestOptions(options);
-    validateHeaders(request.headers);
-    const method = methodOf(request.method);
-    const { version, url, shown } = resolveTarget(request, allowAbsolute, this.#baseUrl, this.#baseUrlV1);
-    const credential = this.#credential(version, request);
     const headers = mergeHeaders(this.#defaultHeaders, request.headers, options?.headers);
     let body: string | undefined;
     if (request.body !== undefined) {
@@ -236,12 +231,8 @@ export class HttpTransport implements Transport {
    */
   async #postToken(form: string): Promise<{ answer: unknown; operation: string }> {
     const operation = operationName({ method: 'POST', path: TOKEN_PATH });
-    if (this.#baseUrl === undefined) {
-      throw new ValidationError(`${operation} needs the baseUrl option`, [
-        { path: 'baseUrl', message: 'set baseUrl' },
-      ]);
-    }
-    const url = joinUrl(this.#baseUrl, TOKEN_PATH);
+    // Set: only a v2 call asks for a token, and resolveTarget refuses one without baseUrl.
+    const url = joinUrl(this.#baseUrl as string, TOKEN_PATH);
     // Shared by every caller waiting for a token, so no caller's signal (no link to release) or
     // per-call options apply.
     const exchange = this.#exchange(
