@@ -99,22 +99,13 @@ export class PagePromise<T, P extends Pagination = Pagination>
     return Promise;
   }
 
+  // `catch` and `finally` are Promise's own: both call `then`, so they reach the page too.
   // biome-ignore lint/suspicious/noThenProperty: a PagePromise is a promise by design (API.md).
   override then<A = Page<T, P>, B = never>(
     onFulfilled?: ((page: Page<T, P>) => A | PromiseLike<A>) | null,
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
     return this.#page.then(onFulfilled, onRejected);
-  }
-
-  override catch<B = never>(
-    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
-  ): Promise<Page<T, P> | B> {
-    return this.#page.catch(onRejected);
-  }
-
-  override finally(onFinally?: (() => void) | null): Promise<Page<T, P>> {
-    return this.#page.finally(onFinally);
   }
 
   /**
