@@ -4,20 +4,11 @@ const REDACTED = '[redacted]';
 const TOO_DEEP = '[too deep]';
 /** Levels of an answer kept: error bodies have a few, and a 10 000-deep one would overflow the stack. */
 const MAX_DEPTH = 32;
-/** Named HTML references of the characters a credential may hold besides letters and digits. */
-const NAMED: Record<string, string> = {
-  '&': 'amp',
-  '<': 'lt',
-  '>': 'gt',
-  '"': 'quot',
-  "'": 'apos',
-  '+': 'plus',
-  '/': 'sol',
-  '=': 'equals',
-  '.': 'period',
-  _: 'lowbar',
-  ':': 'colon',
-};
+/**
+ * Named HTML references of the characters a credential may hold besides letters and digits: each
+ * character, then its name (`/sol` for `&sol;`).
+ */
+const NAMED = `&amp <lt >gt "quot 'apos +plus /sol =equals .period _lowbar :colon`.split(' ');
 const WORD = /\w/;
 const encoder = new TextEncoder();
 
@@ -123,7 +114,7 @@ function anyForm(char: string): string {
     // Each UTF-16 unit (two for a character past U+FFFF), as JSON escapes it.
     char.replace(/./gs, (unit) => `\\\\u${hex(unit.charCodeAt(0), 4)}`),
     `&#(?:[xX]0*${hex(code, 1)}|0*${code});`,
-    NAMED[char] && `&${NAMED[char]};`,
+    ...NAMED.filter((named) => named[0] === char).map((named) => `&${named.slice(1)};`),
     char === ' ' && '\\+',
     '/"\\'.includes(char) && `\\\\\\${char}`,
   ];
