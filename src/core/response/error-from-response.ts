@@ -1,10 +1,4 @@
-import type {
-  APIError,
-  ApiVersion,
-  AuthenticationError,
-  InternalServerError,
-  RateLimitError,
-} from '../errors.js';
+import type { APIError, APIErrorInit, ApiVersion } from '../errors.js';
 import type { clip } from '../zod-issues.js';
 import { redactor } from './redact.js';
 
@@ -15,11 +9,8 @@ import { redactor } from './redact.js';
  */
 export interface MappingParts {
   APIError: typeof APIError;
-  AuthenticationError: typeof AuthenticationError;
-  RateLimitError: typeof RateLimitError;
-  InternalServerError: typeof InternalServerError;
-  /** The class of a 4xx status that has one of its own (400, 401, 403, 404). */
-  classByStatus: Record<number, typeof APIError>;
+  /** The class of a status that has one of its own (400, 401, 403, 404, 429; 500 for every 5xx). */
+  classByStatus: Record<number, new (init: APIErrorInit & { retryAfter: number | undefined }) => APIError>;
   clip: typeof clip;
 }
 
@@ -68,6 +59,7 @@ export function errorFromResponse(answer: ErrorAnswer, parts: MappingParts): API
   );
   const headers = hide(Object.fromEntries(response.headers)) as Record<string, string>;
   const { status } = response;
+  const redirect = (status >= 300 && status < 400) || response.type === 'opaqueredirect';
   const nested = (body as { error?: unknown } | null | undefined)?.error;
   let code = clip(
     stringField(body, 'code') ??
@@ -83,19 +75,25 @@ export function errorFromResponse(answer: ErrorAnswer, parts: MappingParts): API
       describeBody(status, body, cutAt, clip),
     1000,
   );
-  if ((status >= 300 && status < 400) || response.type === 'opaqueredirect') {
+  if (redirect) {
     const location = response.headers.get('location');
     code = 'redirect_not_followed';
     message = `the answer redirects${location === null ? '' : ` to ${clip(hide(location) as string, 200)}`}; the SDK follows no redirect, so credentials go only to the configured base URL`;
-    if (!answer.tokenRequest)
-      return new APIError({ status, code, message, headers, body, apiVersion, operation });
   }
-  const init = { status, code, message, headers, body, apiVersion, operation };
-  if (answer.tokenRequest) return new parts.AuthenticationError(init);
-  if (status === 429) return new parts.RateLimitError({ ...init, retryAfter: answer.retryAfter });
-  if (status >= 500) return new parts.InternalServerError(init);
-  const ErrorClass = parts.classByStatus[status] ?? APIError;
-  return new ErrorClass(init);
+  // The token request's answer is an AuthenticationError (401's class) whatever its status, and
+  // every 5xx an InternalServerError (500's). Only `RateLimitError` keeps `retryAfter`.
+  const ErrorClass =
+    parts.classByStatus[answer.tokenRequest ? 401 : redirect ? 0 : status >= 500 ? 500 : status] ?? APIError;
+  return new ErrorClass({
+    status,
+    code,
+    message,
+    headers,
+    body,
+    apiVersion,
+    operation,
+    retryAfter: answer.retryAfter,
+  });
 }
 
 /** A non-2xx answer's body: parsed JSON, else its text; `undefined` when empty. */

@@ -4,14 +4,13 @@ import type { ErrorAnswer, MappingParts } from './error-from-response.js';
 
 const PARTS: MappingParts = {
   APIError: errors.APIError,
-  AuthenticationError: errors.AuthenticationError,
-  RateLimitError: errors.RateLimitError,
-  InternalServerError: errors.InternalServerError,
   classByStatus: {
     400: errors.BadRequestError,
     401: errors.AuthenticationError,
     403: errors.PermissionDeniedError,
     404: errors.NotFoundError,
+    429: errors.RateLimitError,
+    500: errors.InternalServerError,
   },
   clip,
 };

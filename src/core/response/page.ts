@@ -58,12 +58,12 @@ export class Page<T, P extends Pagination = Pagination> {
 
   /** Fetches the next page with the same filters and request options; rejects on the last page. */
   getNextPage(): PagePromise<T, P> {
-    if (this.#fetchNext === undefined) {
-      return new PagePromise(
+    return (
+      this.#fetchNext?.() ??
+      new PagePromise(
         Promise.reject(new TelephonyError('No next page: this is the last page (check hasNextPage() first)')),
-      );
-    }
-    return this.#fetchNext();
+      )
+    );
   }
 }
 
@@ -99,22 +99,13 @@ export class PagePromise<T, P extends Pagination = Pagination>
     return Promise;
   }
 
+  // `catch` and `finally` are Promise's own: both call `then`, so they reach the page too.
   // biome-ignore lint/suspicious/noThenProperty: a PagePromise is a promise by design (API.md).
   override then<A = Page<T, P>, B = never>(
     onFulfilled?: ((page: Page<T, P>) => A | PromiseLike<A>) | null,
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
     return this.#page.then(onFulfilled, onRejected);
-  }
-
-  override catch<B = never>(
-    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
-  ): Promise<Page<T, P> | B> {
-    return this.#page.catch(onRejected);
-  }
-
-  override finally(onFinally?: (() => void) | null): Promise<Page<T, P>> {
-    return this.#page.finally(onFinally);
   }
 
   /**
@@ -198,8 +189,13 @@ export function listPages<
   // A next page is an operation of its own, named as the list's first (`calls.listRecent`).
   const traced = currentOperation();
   const again = <R extends PromiseLike<unknown>>(run: () => R): R => traced?.again(run) ?? run();
-  // `from`: where the answer must start (a next page); `before`: items of the pages before it.
-  const fetchPage = async (query: Query, from?: number, before = 0): Promise<Page<T, P>> => {
+  // `query`: the checked params for the first page (a refusal rejects it, nothing sent), else the
+  // next page's; `from`: where the answer must start (a next page); `before`: items of the pages before it.
+  const fetchPage = async (
+    query = validateParams(spec.query.schema, spec.query.value ?? {}, operation) as Query,
+    from?: number,
+    before = 0,
+  ): Promise<Page<T, P>> => {
     const answer = await transport.send({ method: spec.method, path: spec.path, query }, options);
     const envelope = unwrapSuccess(answer, operation);
     const items = checkItems(spec, envelope.data[spec.items], operation);
@@ -216,9 +212,5 @@ export function listPages<
     if (!advanced) behind.add(page);
     return page;
   };
-  const first = (async () => {
-    const query = validateParams(spec.query.schema, spec.query.value ?? {}, operation) as Query;
-    return fetchPage(query);
-  })();
-  return new PagePromise(first);
+  return new PagePromise(fetchPage());
 }

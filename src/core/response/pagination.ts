@@ -59,12 +59,29 @@ export type PaginationStrategy<P extends Pagination> = (
   operation: string,
 ) => { pagination: P; at: number; next: { query: Query; at: number } | undefined };
 
-function readNumbered(
+/**
+ * Page-style pagination at `source.pagination`: the next request carries `page` (after `paging`, the
+ * other keys it sets) while `page < pages`.
+ */
+function numbered(
   source: Record<string, unknown>,
   prefix: string,
+  query: Query,
   operation: string,
-): NumberedPagination {
-  return parseResponse(NumberedPaginationSchema, source.pagination, operation, `${prefix}pagination`);
+  paging?: Query,
+): ReturnType<PaginationStrategy<NumberedPagination>> {
+  const pagination = parseResponse(
+    NumberedPaginationSchema,
+    source.pagination,
+    operation,
+    `${prefix}pagination`,
+  );
+  const at = pagination.page + 1;
+  return {
+    pagination,
+    at: pagination.page,
+    next: pagination.page < pagination.pages ? { query: { ...query, ...paging, page: at }, at } : undefined,
+  };
 }
 
 /**
@@ -76,13 +93,13 @@ function readNumbered(
 export const offsetPages: PaginationStrategy<OffsetPagination> = ({ data }, query, received, operation) => {
   const raw = data.pagination as Record<string, unknown> | undefined;
   if (raw !== null && typeof raw === 'object' && !('has_more' in raw) && 'pages' in raw) {
-    const numbered = readNumbered(data, 'data.', operation);
     const offset = typeof query.offset === 'number' ? query.offset : 0;
-    const more = numbered.page < numbered.pages;
-    const pagination = { ...numbered, limit: numbered.per_page, offset, has_more: more };
-    const at = numbered.page + 1;
-    const next = { query: { ...query, offset: offset + received, page: at }, at };
-    return { pagination, at: numbered.page, next: more ? next : undefined };
+    const read = numbered(data, 'data.', query, operation, { offset: offset + received });
+    const { pagination } = read;
+    return {
+      ...read,
+      pagination: { ...pagination, limit: pagination.per_page, offset, has_more: read.next !== undefined },
+    };
   }
   const pagination = parseResponse(OffsetPaginationSchema, raw, operation, 'data.pagination');
   // `has_more` past `total` (a service that says it forever) is not followed.
@@ -100,13 +117,7 @@ export const numberedPages: PaginationStrategy<NumberedPagination> = (
   query,
   _received,
   operation,
-) => {
-  const inside = body.pagination === undefined && data.pagination !== undefined;
-  const pagination = inside ? readNumbered(data, 'data.', operation) : readNumbered(body, '', operation);
-  const at = pagination.page + 1;
-  return {
-    pagination,
-    at: pagination.page,
-    next: pagination.page < pagination.pages ? { query: { ...query, page: at }, at } : undefined,
-  };
-};
+) =>
+  body.pagination === undefined && data.pagination !== undefined
+    ? numbered(data, 'data.', query, operation)
+    : numbered(body, '', query, operation);

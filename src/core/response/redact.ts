@@ -4,20 +4,11 @@ const REDACTED = '[redacted]';
 const TOO_DEEP = '[too deep]';
 /** Levels of an answer kept: error bodies have a few, and a 10 000-deep one would overflow the stack. */
 const MAX_DEPTH = 32;
-/** Named HTML references of the characters a credential may hold besides letters and digits. */
-const NAMED: Record<string, string> = {
-  '&': 'amp',
-  '<': 'lt',
-  '>': 'gt',
-  '"': 'quot',
-  "'": 'apos',
-  '+': 'plus',
-  '/': 'sol',
-  '=': 'equals',
-  '.': 'period',
-  _: 'lowbar',
-  ':': 'colon',
-};
+/**
+ * Named HTML references of the characters a credential may hold besides letters and digits: each
+ * character, then its name (`/sol` for `&sol;`).
+ */
+const NAMED = `&amp <lt >gt "quot 'apos +plus /sol =equals .period _lowbar :colon`.split(' ');
 const WORD = /\w/;
 const encoder = new TextEncoder();
 
@@ -62,7 +53,7 @@ export function redactor(
   });
   const hide = (text: string) =>
     patterns.reduce(
-      (out, pattern, i) => out.replace(pattern, (known[i] as string).length < 16 ? whole : anywhere),
+      (out, pattern, i) => out.replace(pattern, (known[i] as string).length < 16 ? whole : () => REDACTED),
       text,
     );
   const copy = (value: unknown, depth: number): unknown => {
@@ -89,7 +80,6 @@ function whole(match: string, at: number, text: string): string {
   return glued ? match : REDACTED;
 }
 
-const anywhere = () => REDACTED;
 const word = (char: string | undefined) => char !== undefined && WORD.test(char);
 
 /** The patterns of a secret: itself, then its base64 alone and (at real length) at each byte offset. */
@@ -101,13 +91,12 @@ function forms(secret: string): string[] {
   if (secret.length >= 16)
     for (const k of [0, 1, 2])
       base64.push(btoa('\0'.repeat(k) + bytes).slice((4 * k + 2) / 3, (4 * (k + bytes.length)) / 3));
-  const text = (form: string, all: boolean) =>
-    [...form].map((char) => (all || !/[\dA-Za-z]/.test(char) ? anyForm(char) : char)).join('');
+  // Every character of the secret may be escaped; in base64 text, only `+`, `/`, `-` and `_`.
   return [
-    text(secret, true),
-    ...base64.flatMap((form) =>
-      [form, form.replaceAll('+', '-').replaceAll('/', '_')].map((f) => text(f, false)),
-    ),
+    secret.replace(/./gsu, anyForm),
+    ...base64
+      .flatMap((form) => [form, form.replaceAll('+', '-').replaceAll('/', '_')])
+      .map((form) => form.replace(/[^\dA-Za-z]/g, anyForm)),
   ];
 }
 
@@ -122,13 +111,12 @@ function anyForm(char: string): string {
   const alternatives = [
     char.replace(/[$()*+.?[\\\]^{|}]/, '\\$&'),
     [...encoder.encode(char)].map((byte) => `%${hex(byte, 2)}`).join(''),
-    char.length > 1
-      ? `\\\\u${hex(char.charCodeAt(0), 4)}\\\\u${hex(char.charCodeAt(1), 4)}`
-      : `\\\\u${hex(code, 4)}`,
+    // Each UTF-16 unit (two for a character past U+FFFF), as JSON escapes it.
+    char.replace(/./gs, (unit) => `\\\\u${hex(unit.charCodeAt(0), 4)}`),
     `&#(?:[xX]0*${hex(code, 1)}|0*${code});`,
+    ...NAMED.filter((named) => named[0] === char).map((named) => `&${named.slice(1)};`),
+    char === ' ' && '\\+',
+    '/"\\'.includes(char) && `\\\\\\${char}`,
   ];
-  if (NAMED[char] !== undefined) alternatives.push(`&${NAMED[char]};`);
-  if (char === ' ') alternatives.push('\\+');
-  if ('/"\\'.includes(char)) alternatives.push(`\\\\\\${char}`);
-  return `(?:${alternatives.join('|')})`;
+  return `(?:${alternatives.filter(Boolean).join('|')})`;
 }
