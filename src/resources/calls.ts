@@ -48,11 +48,10 @@ function shortForm(call: unknown): boolean {
   return short;
 }
 
-const OneCall = <Schema extends z.core.$ZodType>(call: Schema) => z.looseObject({ call });
-const DetailData = OneCall(CallDetailSchema);
-const CreatedData = OneCall(CreatedCallSchema);
-const EndedData = OneCall(EndedCallSchema);
-const TransferredData = OneCall(TransferredCallSchema);
+const DetailData = z.looseObject({ call: CallDetailSchema });
+const CreatedData = z.looseObject({ call: CreatedCallSchema });
+const EndedData = z.looseObject({ call: EndedCallSchema });
+const TransferredData = z.looseObject({ call: TransferredCallSchema });
 
 /** Calls (v2): list, read, place, end and transfer calls, and download recordings. */
 export class Calls extends APIResource {
@@ -97,12 +96,16 @@ export class Calls extends APIResource {
    * @throws {NotFoundError} when no call has this id.
    */
   async get(callId: string, options?: RequestOptions): Promise<CallDetail> {
-    const spec = {
-      method: 'GET',
-      path: path('calls.get')`/v2/calls/${{ callId }}`,
-      data: DetailData,
-    } as const;
-    return runOperation(this.transport, { ...spec, result: (data) => data.call }, options);
+    return runOperation(
+      this.transport,
+      {
+        method: 'GET',
+        path: path('calls.get')`/v2/calls/${{ callId }}`,
+        data: DetailData,
+        result: (data) => data.call,
+      },
+      options,
+    );
   }
 
   /**
@@ -131,14 +134,18 @@ export class Calls extends APIResource {
    * @throws {NotFoundError} when no call has this id.
    */
   async end(callId: string, options?: RequestOptions): Promise<EndedCall> {
-    const spec = {
-      method: 'DELETE',
-      path: path('calls.end')`/v2/calls/${{ callId }}`,
-      data: EndedData,
-      // An earlier attempt ended the call and its answer was lost: when, is not known.
-      ifGone: { call: { id: callId, status: 'ended', ended_at: null } },
-    } as const;
-    return runOperation(this.transport, { ...spec, result: (data) => data.call }, options);
+    return runOperation(
+      this.transport,
+      {
+        method: 'DELETE',
+        path: path('calls.end')`/v2/calls/${{ callId }}`,
+        data: EndedData,
+        // An earlier attempt ended the call and its answer was lost: when, is not known.
+        ifGone: { call: { id: callId, status: 'ended', ended_at: null } },
+        result: (data) => data.call,
+      },
+      options,
+    );
   }
 
   /**
@@ -187,9 +194,8 @@ export class Calls extends APIResource {
     const url =
       typeof callOrRecordingUrl === 'string' ? callOrRecordingUrl : callOrRecordingUrl.recording_url;
     if (typeof url !== 'string' || url === '') {
-      throw new ValidationError('This call has no recording (recording_url is null)', [
-        { path: 'recording_url', message: 'is null: the call has no recording' },
-      ]);
+      const message = 'is null: the call has no recording';
+      throw new ValidationError(`recording_url ${message}`, [{ path: 'recording_url', message }]);
     }
     return this.transport.download({ method: 'GET', path: url }, options);
   }

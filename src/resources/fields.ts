@@ -16,28 +16,10 @@ export function openEnum<const Documented extends string>(
 }
 
 const E164 = /^\+[1-9]\d{1,14}$/;
+// Hours 00–23, minutes and seconds 00–59 (RFC 3339's range, in the offset too): the day alone is left
+// to isoDate's calendar check.
 const ISO_DATE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/;
-
-/**
- * ISO 8601 form and a real calendar date and time: `2024-02-30`, `T25:00` or an offset beyond
- * `±23:59` (RFC 3339's range: hours 00–23, minutes 00–59) are refused.
- */
-function isIsoDate(text: string): boolean {
-  const match = ISO_DATE.exec(text);
-  if (match === null) return false;
-  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = match
-    .slice(1)
-    .map((part) => Number(part ?? 0));
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return (
-    date.getUTCMonth() === month - 1 &&
-    date.getUTCDate() === day &&
-    hour <= 23 &&
-    minute <= 59 &&
-    second <= 59
-  );
-}
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/;
 
 /**
  * A string that matches `pattern`, or `error`. A refinement rather than `z.regex`: the same verdict and
@@ -58,14 +40,20 @@ export const emailAddress = () => matching(/^[^\s@]+@[^\s@]+$/, 'must be an e-ma
 const ISO_DATE_ERROR = 'must be an ISO 8601 date like 2024-01-31 or 2024-01-31T09:00:00Z';
 
 /**
- * An ISO 8601 date or date-time string, or a valid `Date` (sent as ISO 8601). One custom check rather
+ * An ISO 8601 date or date-time string naming a real calendar date and time (`2024-02-30`, `T25:00`
+ * or an offset beyond `±23:59` are refused), or a valid `Date` (sent as ISO 8601). One custom check rather
  * than a union of a string and `z.date()`: the same verdicts, without two more zod schema types in
  * every bundle.
  */
 export const isoDate = () =>
   z.custom<string | Date>(
-    (value) =>
-      typeof value === 'string' ? isIsoDate(value) : value instanceof Date && !Number.isNaN(value.getTime()),
+    (value) => {
+      if (typeof value !== 'string') return value instanceof Date && !Number.isNaN(value.getTime());
+      const [, year = 0, month = 0, day = 0] = ISO_DATE.exec(value)?.map(Number) ?? [];
+      // `2024-02-30` would be March 1st; a string that does not match has month 0, which no date has.
+      const date = new Date(Date.UTC(year, month - 1, day));
+      return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+    },
     { error: ISO_DATE_ERROR },
   );
 
@@ -89,23 +77,25 @@ export const anyObject = () =>
 /** Nesting deeper than this is refused in JSON params: the service has no use for it, and a cycle ends here. */
 const MAX_JSON_DEPTH = 64;
 
-/** Where `value` stops being JSON data that `JSON.stringify` sends as it is, and why. */
-function jsonProblem(value: unknown, depth: number): { path: PropertyKey[]; message: string } | undefined {
+/**
+ * Why `value` is not JSON data that `JSON.stringify` sends as it is, with the keys of the part at
+ * fault put into `path` (outermost first); `undefined` when it is.
+ */
+function jsonProblem(value: unknown, depth: number, path: PropertyKey[]): string | undefined {
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? undefined : `${value} is not JSON (it would be sent as null)`;
   if (value === null || typeof value === 'string' || typeof value === 'boolean' || value instanceof Date)
     return undefined;
-  if (typeof value === 'number')
-    return Number.isFinite(value)
-      ? undefined
-      : { path: [], message: `${value} is not JSON (it would be sent as null)` };
-  if (typeof value !== 'object') return { path: [], message: `a ${typeof value} is not JSON` };
-  if (depth === 0) return { path: [], message: `nests deeper than ${MAX_JSON_DEPTH} levels` };
+  if (typeof value !== 'object') return `a ${typeof value} is not JSON`;
+  if (depth === 0) return `nests deeper than ${MAX_JSON_DEPTH} levels`;
   const array = Array.isArray(value);
   for (const [key, item] of Object.entries(value)) {
     // An undefined property is left out, as JSON.stringify does; in an array it would become null.
-    if (item === undefined && !array) continue;
-    const problem = jsonProblem(item, depth - 1);
-    if (problem !== undefined)
-      return { path: [array ? Number(key) : key, ...problem.path], message: problem.message };
+    const problem = item === undefined && !array ? undefined : jsonProblem(item, depth - 1, path);
+    if (problem !== undefined) {
+      path.unshift(array ? Number(key) : key);
+      return problem;
+    }
   }
   return undefined;
 }
@@ -118,30 +108,13 @@ function jsonProblem(value: unknown, depth: number): { path: PropertyKey[]; mess
 export const jsonObject = () =>
   anyObject().check(
     z.check<Record<string, unknown>>((payload) => {
-      const problem = jsonProblem(payload.value, MAX_JSON_DEPTH);
-      if (problem !== undefined)
-        payload.issues.push({
-          code: 'custom',
-          input: payload.value,
-          path: problem.path,
-          message: problem.message,
-        });
+      const path: PropertyKey[] = [];
+      const message = jsonProblem(payload.value, MAX_JSON_DEPTH, path);
+      if (message !== undefined) payload.issues.push({ code: 'custom', input: payload.value, path, message });
     }),
   );
 
 const URL_ERROR = 'must be an absolute URL like https://example.com/hooks';
-
-/** `http://` or `https://`, then what the URL parser accepts (so a host). */
-function isHttpUrl(text: string): boolean {
-  const trimmed = text.trim();
-  if (!/^https?:\/\//i.test(trimmed)) return false;
-  try {
-    new URL(trimmed);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * An absolute `http:` or `https:` URL, with a host: `javascript:`, `file:` or a relative URL is refused.
@@ -152,9 +125,18 @@ export const httpUrl = () =>
   z.string({ error: URL_ERROR }).check(
     // One check that refuses or rewrites: `z.overwrite` would add a zod check type to every bundle.
     z.check<string>((payload) => {
-      const url = payload.value;
-      if (isHttpUrl(url)) payload.value = url.trim().replace(/[\t\n\r]/g, '');
-      else payload.issues.push({ code: 'custom', input: url, message: URL_ERROR });
+      const url = payload.value.trim();
+      try {
+        // `http://` or `https://`, then what the URL parser accepts (so a host): it throws otherwise.
+        if (/^https?:\/\//i.test(url)) {
+          new URL(url);
+          payload.value = url.replace(/[\t\n\r]/g, '');
+          return;
+        }
+      } catch {
+        // Not a URL: refused below.
+      }
+      payload.issues.push({ code: 'custom', input: payload.value, message: URL_ERROR });
     }),
   );
 

@@ -177,12 +177,16 @@ export class Users extends APIResource {
    * @throws {NotFoundError} when no user has this id.
    */
   async get(userId: string, options?: RequestOptions): Promise<User> {
-    const spec = {
-      method: 'GET',
-      path: path('users.get')`/v1/users/${{ userId }}`,
-      data: UserData,
-    } as const;
-    return runOperation(this.transport, { ...spec, result: (data) => data.user }, options);
+    return runOperation(
+      this.transport,
+      {
+        method: 'GET',
+        path: path('users.get')`/v1/users/${{ userId }}`,
+        data: UserData,
+        result: (data) => data.user,
+      },
+      options,
+    );
   }
 
   /**
@@ -226,12 +230,16 @@ export class Users extends APIResource {
    * @throws {NotFoundError} when no user has this id.
    */
   async delete(userId: string, options?: RequestOptions): Promise<DeletedUser> {
-    const spec = {
-      method: 'DELETE',
-      path: path('users.delete')`/v1/users/${{ userId }}`,
-      data: DeletedUserSchema,
-      ifGone: { deleted: true, id: userId },
-    } as const;
-    return runOperation(this.transport, { ...spec, result: (data) => data }, options);
+    return runOperation(
+      this.transport,
+      {
+        method: 'DELETE',
+        path: path('users.delete')`/v1/users/${{ userId }}`,
+        data: DeletedUserSchema,
+        ifGone: { deleted: true, id: userId },
+        result: (data) => data,
+      },
+      options,
+    );
   }
 }

@@ -35,67 +35,9 @@ function contextOf(values: Record<symbol, unknown>): Context {
 }
 
 /** Ends `span`, as failed with `errorType` when one is given. */
-function end(span: Span, errorType: string | undefined): void {
+function end(span: Span, errorType?: string): void {
   if (errorType !== undefined) span.setAttribute('error.type', errorType).setStatus({ code: 2 });
   span.end();
-}
-
-class TracedOperation implements Operation {
-  readonly #tracer: Tracer;
-  readonly #name: string;
-  readonly #runAs: RunAs;
-  readonly span: Span;
-  readonly #context: Context;
-
-  constructor(tracer: Tracer, name: string, runAs: RunAs) {
-    this.#tracer = tracer;
-    this.#name = name;
-    this.#runAs = runAs;
-    // Its parent: the user's active span, if any.
-    this.span = tracer.startSpan(name);
-    this.#context = contextOf({ [SPAN_KEY]: this.span });
-  }
-
-  startAttempt(method: string, url: string, resends: number, headers: Headers): Span {
-    const { hostname, port, protocol } = new URL(url);
-    const span = this.#tracer.startSpan(
-      method,
-      {
-        kind: 2,
-        // `url` is the URL events show: no credential, no pre-signed query. An attribute left
-        // undefined is not recorded: resend_count is absent on the first attempt.
-        attributes: {
-          'http.request.method': method,
-          'url.full': url,
-          'server.address': hostname,
-          'server.port': Number(port) || (protocol === 'https:' ? 443 : 80),
-          'http.request.resend_count': resends || undefined,
-        },
-      },
-      this.#context,
-    );
-    const { traceId, spanId, traceFlags, traceState } = span.spanContext();
-    // A no-op tracer's span has the invalid all-zero trace id, which must not be sent.
-    if (/[^0]/.test(traceId)) {
-      headers.set('traceparent', `00-${traceId}-${spanId}-0${traceFlags & 1}`);
-      const state = traceState?.serialize();
-      if (state) headers.set('tracestate', state);
-    }
-    return span;
-  }
-
-  endAttempt(span: Span, status: number | undefined, errorType?: string): void {
-    if (status !== undefined) span.setAttribute('http.response.status_code', status);
-    end(span, status !== undefined && status > 399 ? String(status) : errorType);
-  }
-
-  waited(reason: 'pacing' | 'paused' | 'retry', ms: number): void {
-    this.span.addEvent('telephony.wait', { 'telephony.wait.reason': reason, 'telephony.wait.ms': ms });
-  }
-
-  again<R extends PromiseLike<unknown>>(run: () => R): R {
-    return traced(this.#tracer, this.#name, run, this.#runAs);
-  }
 }
 
 /**
@@ -109,11 +51,51 @@ export function traced<R extends PromiseLike<unknown>>(
   run: () => R,
   runAs: RunAs,
 ): R {
-  const op = new TracedOperation(tracer, name, runAs);
+  // Its parent: the user's active span, if any.
+  const span = tracer.startSpan(name);
+  const context = contextOf({ [SPAN_KEY]: span });
+  const op: Operation = {
+    span,
+    startAttempt(method, url, resends, headers) {
+      const { hostname, port, protocol } = new URL(url);
+      const attempt = tracer.startSpan(
+        method,
+        {
+          kind: 2,
+          // `url` is the URL events show: no credential, no pre-signed query. An attribute left
+          // undefined is not recorded: resend_count is absent on the first attempt.
+          attributes: {
+            'http.request.method': method,
+            'url.full': url,
+            'server.address': hostname,
+            'server.port': Number(port) || (protocol === 'https:' ? 443 : 80),
+            'http.request.resend_count': resends || undefined,
+          },
+        },
+        context,
+      );
+      const { traceId, spanId, traceFlags, traceState } = attempt.spanContext();
+      // A no-op tracer's span has the invalid all-zero trace id, which must not be sent.
+      if (/[^0]/.test(traceId)) {
+        headers.set('traceparent', `00-${traceId}-${spanId}-0${traceFlags & 1}`);
+        const state = traceState?.serialize();
+        if (state) headers.set('tracestate', state);
+      }
+      return attempt;
+    },
+    endAttempt(attempt, status, errorType) {
+      if (status !== undefined) attempt.setAttribute('http.response.status_code', status);
+      end(attempt, status !== undefined && status > 399 ? String(status) : errorType);
+    },
+    waited(reason, ms) {
+      span.addEvent('telephony.wait', { 'telephony.wait.reason': reason, 'telephony.wait.ms': ms });
+    },
+    again: (next) => traced(tracer, name, next, runAs),
+  };
   const result = runAs(op, run);
   result.then(
-    () => end(op.span, undefined),
-    (error: Error | undefined) => end(op.span, error?.name ?? 'Error'),
+    () => end(span),
+    (error: Error | undefined) => end(span, error?.name ?? 'Error'),
   );
   return result;
 }
