@@ -37,13 +37,10 @@ export class StaticCredential implements Credential {
  * which would split the header.
  */
 export function isHeaderSafe(value: string): boolean {
-  if (value === '') return false;
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f || code > 0xff) return false;
-  }
-  return true;
+  return HEADER_SAFE.test(value);
 }
+/** One or more of space to `~` and U+0080 to U+00FF (code units: a surrogate is beyond Latin-1). */
+const HEADER_SAFE = /^[ -~\x80-\xff]+$/;
 
 /**
  * The user's `accessToken` function, asked at each request (it does its own caching). A rejection,
