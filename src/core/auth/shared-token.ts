@@ -1,6 +1,5 @@
 import type { Clock } from '../clock.js';
 import type { SharedStateGuard } from '../pacing/guard.js';
-import type { SharedToken } from '../pacing/shared-state.js';
 import type { IssuedToken } from './issued-token.js';
 import { renewalPoint, type TokenSource } from './token-cache.js';
 
