@@ -44,8 +44,8 @@ const HEADER_SAFE = /^[ -~\x80-\xff]+$/;
 
 /**
  * The user's `accessToken` function, asked at each request (it does its own caching). A rejection,
- * a value that is not a non-empty string, or one that cannot go in a header (control character,
- * non-Latin-1) fails the call with a `TelephonyError` (the function's error as `cause`; never the
+ * or a value that is not a non-empty string that can go in a header (no control character nor
+ * non-Latin-1), fails the call with a `TelephonyError` (the function's error as `cause`; never the
  * value) before anything is sent.
  */
 export class CallbackCredential implements Credential {
@@ -61,12 +61,10 @@ export class CallbackCredential implements Credential {
     } catch (error) {
       throw new TelephonyError('The accessToken function failed', { cause: error });
     }
-    if (typeof token !== 'string' || token === '') {
-      throw new TelephonyError('The accessToken function must resolve to a non-empty string');
-    }
-    if (!isHeaderSafe(token)) {
+    // isHeaderSafe refuses the empty string too.
+    if (typeof token !== 'string' || !isHeaderSafe(token)) {
       throw new TelephonyError(
-        'The accessToken function resolved to a token that cannot go in an HTTP header (control or non-Latin-1 character)',
+        'The accessToken function must resolve to a non-empty string that can go in an HTTP header (no control or non-Latin-1 character)',
       );
     }
     return token;
