@@ -26,20 +26,26 @@ export class Pacer {
   /** The latest pause this client set or saw; lets a client without a shared store skip the state. */
   #pausedUntil = 0;
 
+  /**
+   * The account is `account`, else the client id (the option checks require one of them with a
+   * `sharedState`); without one, `'local'`: the client's own memory shares nothing anyway. A 429's
+   * pause lasts at most `maxPauseMs`, the client's `maxRetryAfter`; a store call that belongs to no
+   * call (the token's) at most `timeoutMs`, the client's `timeout`.
+   */
   constructor(
-    guard: SharedStateGuard,
+    options: ClientOptions,
     budget: RateBudget | undefined,
+    maxPauseMs: number,
+    timeoutMs: number,
     clock: Clock,
     events: ClientEmitter,
-    account: string,
-    maxPauseMs: number,
   ) {
-    this.guard = guard;
-    this.account = account;
+    this.guard = new SharedStateGuard(options.sharedState, clock, events, timeoutMs);
+    this.account = options.account ?? options.clientId ?? 'local';
     this.#budget = budget;
     this.#clock = clock;
     this.#events = events;
-    if (budget !== undefined) this.#share = guard.fleetBudget();
+    if (budget !== undefined) this.#share = this.guard.fleetBudget();
     this.#maxPauseMs = maxPauseMs;
   }
 
@@ -96,20 +102,5 @@ export class Pacer {
   }
 }
 
-/**
- * A client's pacer over its `sharedState` (or its own memory). The account is `account`, else the
- * client id (the option checks require one of them with a `sharedState`); without one, `'local'`:
- * the client's own memory shares nothing anyway. A 429's pause lasts at most `maxPauseMs`, the
- * client's `maxRetryAfter`.
- */
-export function sharedParts(
-  options: ClientOptions,
-  budget: RateBudget | undefined,
-  maxPauseMs: number,
-  timeoutMs: number,
-  clock: Clock,
-  events: ClientEmitter,
-): Pacer {
-  const guard = new SharedStateGuard(options.sharedState, clock, events, timeoutMs);
-  return new Pacer(guard, budget, clock, events, options.account ?? options.clientId ?? 'local', maxPauseMs);
-}
+/** A client's {@link Pacer}, over its `sharedState` or its own memory (the transport's way to make one). */
+export const sharedParts = (...args: ConstructorParameters<typeof Pacer>): Pacer => new Pacer(...args);
