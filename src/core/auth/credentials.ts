@@ -84,10 +84,7 @@ export class LazyCredential implements Credential {
   #loaded: Credential | undefined;
 
   constructor(load: Promise<Credential>) {
-    this.#load = load.then((credential) => {
-      this.#loaded = credential;
-      return credential;
-    });
+    this.#load = load.then((credential) => (this.#loaded = credential));
     // A load that fails rejects the calls that ask for a bearer, never `unhandledRejection`.
     this.#load.catch(() => {});
   }

@@ -22,10 +22,7 @@ export class Pacing {
 
   /** The pacer (with the guard and the account), loaded on first use. */
   parts(): Promise<Pacer> {
-    this.#loading ??= this.#load().then((pacer) => {
-      this.#pacer = pacer;
-      return pacer;
-    });
+    this.#loading ??= this.#load().then((pacer) => (this.#pacer = pacer));
     return this.#loading;
   }
 
@@ -47,7 +44,6 @@ export class Pacing {
 
   /** As {@link Pacer.pause}. */
   pause(version: ApiVersion, ms: number): Promise<void> {
-    if (this.#pacer !== undefined) return this.#pacer.pause(version, ms);
-    return this.parts().then((pacer) => pacer.pause(version, ms));
+    return this.#pacer?.pause(version, ms) ?? this.parts().then((pacer) => pacer.pause(version, ms));
   }
 }
