@@ -91,11 +91,7 @@ export class SharedTokenSource implements TokenSource {
     // Past its renewal point (as TokenCache's), it is renewed rather than handed out.
     if (shared === undefined || now >= renewalPoint(shared.expiresAt, shared.expiresAt - shared.obtainedAt))
       return undefined;
-    return {
-      access_token: shared.accessToken,
-      expires_in: (shared.expiresAt - now) / 1000,
-      scope: undefined,
-    };
+    return { access_token: shared.accessToken, expires_in: (shared.expiresAt - now) / 1000 };
   }
 
   /** Drops the shared token if it is still `refused` (a 401), so no client is handed it again. */
