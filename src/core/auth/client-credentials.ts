@@ -17,10 +17,5 @@ export function clientCredentials(
   clock: Clock,
   request: () => Promise<IssuedToken>,
 ): TokenCache {
-  const source = new SharedTokenSource(guard, key, clock, request);
-  return new TokenCache(
-    () => source.obtain(),
-    clock,
-    (token) => source.drop(token),
-  );
+  return new TokenCache(new SharedTokenSource(guard, key, clock, request), clock);
 }

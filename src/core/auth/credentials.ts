@@ -37,18 +37,15 @@ export class StaticCredential implements Credential {
  * which would split the header.
  */
 export function isHeaderSafe(value: string): boolean {
-  if (value === '') return false;
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f || code > 0xff) return false;
-  }
-  return true;
+  return HEADER_SAFE.test(value);
 }
+/** One or more of space to `~` and U+0080 to U+00FF (code units: a surrogate is beyond Latin-1). */
+const HEADER_SAFE = /^[ -~\x80-\xff]+$/;
 
 /**
  * The user's `accessToken` function, asked at each request (it does its own caching). A rejection,
- * a value that is not a non-empty string, or one that cannot go in a header (control character,
- * non-Latin-1) fails the call with a `TelephonyError` (the function's error as `cause`; never the
+ * or a value that is not a non-empty string that can go in a header (no control character nor
+ * non-Latin-1), fails the call with a `TelephonyError` (the function's error as `cause`; never the
  * value) before anything is sent.
  */
 export class CallbackCredential implements Credential {
@@ -64,12 +61,10 @@ export class CallbackCredential implements Credential {
     } catch (error) {
       throw new TelephonyError('The accessToken function failed', { cause: error });
     }
-    if (typeof token !== 'string' || token === '') {
-      throw new TelephonyError('The accessToken function must resolve to a non-empty string');
-    }
-    if (!isHeaderSafe(token)) {
+    // isHeaderSafe refuses the empty string too.
+    if (typeof token !== 'string' || !isHeaderSafe(token)) {
       throw new TelephonyError(
-        'The accessToken function resolved to a token that cannot go in an HTTP header (control or non-Latin-1 character)',
+        'The accessToken function must resolve to a non-empty string that can go in an HTTP header (no control or non-Latin-1 character)',
       );
     }
     return token;
@@ -89,10 +84,7 @@ export class LazyCredential implements Credential {
   #loaded: Credential | undefined;
 
   constructor(load: Promise<Credential>) {
-    this.#load = load.then((credential) => {
-      this.#loaded = credential;
-      return credential;
-    });
+    this.#load = load.then((credential) => (this.#loaded = credential));
     // A load that fails rejects the calls that ask for a bearer, never `unhandledRejection`.
     this.#load.catch(() => {});
   }

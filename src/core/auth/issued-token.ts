@@ -16,7 +16,8 @@ export interface IssuedToken {
   access_token: string;
   /** Seconds the client uses the token for (see {@link lifetimeOf}). */
   expires_in: number;
-  scope: string | undefined;
+  /** The granted scope, when the answer names one (a token read from the shared state does not). */
+  scope?: string | undefined;
 }
 
 /** Lifetime used when the answer has no readable `expires_in` (RFC 6749 makes it optional): short, so a 401 is rare and a longer-lived token is only renewed early. */

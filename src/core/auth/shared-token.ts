@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { SharedStateGuard } from '../pacing/guard.js';
-import type { SharedToken } from '../pacing/shared-state.js';
 import type { IssuedToken } from './issued-token.js';
+import { renewalPoint, type TokenSource } from './token-cache.js';
 
 /**
  * The token lock's timing. A holder's lease is short and renewed while its token request runs, so
@@ -22,19 +22,13 @@ export interface TokenLockTiming {
 
 const TOKEN_LOCK: TokenLockTiming = { leaseMs: 4_000, renewMs: 1_500, pollMs: 100, waitMs: 10_000 };
 
-/** Whether `token` is before its renewal point (`min(60 s, lifetime / 2)` before expiry, as TokenCache). */
-function fresh(token: SharedToken, now: number): boolean {
-  const lifetime = token.expiresAt - token.obtainedAt;
-  return now < token.expiresAt - Math.min(60_000, lifetime / 2);
-}
-
 /**
  * The OAuth token across every client sharing a state: at most one token request in flight per
  * token URL, client id and scope (`key`), under a lock whose lease its holder renews (timing above);
  * the others wait for it and use the token it stored. A failing store falls back to this client's
  * own token request.
  */
-export class SharedTokenSource {
+export class SharedTokenSource implements TokenSource {
   readonly #guard: SharedStateGuard;
   readonly #key: string;
   readonly #clock: Clock;
@@ -94,12 +88,10 @@ export class SharedTokenSource {
   async #read(): Promise<IssuedToken | undefined> {
     const now = this.#clock.now();
     const shared = await this.#guard.run('readToken', (state) => state.readToken(this.#key, now));
-    if (shared === undefined || !fresh(shared, now)) return undefined;
-    return {
-      access_token: shared.accessToken,
-      expires_in: (shared.expiresAt - now) / 1000,
-      scope: undefined,
-    };
+    // Past its renewal point (as TokenCache's), it is renewed rather than handed out.
+    if (shared === undefined || now >= renewalPoint(shared.expiresAt, shared.expiresAt - shared.obtainedAt))
+      return undefined;
+    return { access_token: shared.accessToken, expires_in: (shared.expiresAt - now) / 1000 };
   }
 
   /** Drops the shared token if it is still `refused` (a 401), so no client is handed it again. */

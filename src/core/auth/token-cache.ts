@@ -20,9 +20,21 @@ const MANDATORY_MARGIN_MS = 10_000;
 const BACKOFF_FIRST_MS = 1_000;
 const BACKOFF_MAX_MS = 30_000;
 
+/** The renewal point of a token of lifetime `lifetimeMs` that expires at `expiresAt`: the advisory window's start. */
+export function renewalPoint(expiresAt: number, lifetimeMs: number): number {
+  return expiresAt - Math.min(ADVISORY_MARGIN_MS, lifetimeMs / 2);
+}
+
+/** Where the cache gets tokens (SharedTokenSource), and drops one a 401 refused from wherever else it is kept. */
+export interface TokenSource {
+  obtain(): Promise<IssuedToken>;
+  drop?(token: string): Promise<void>;
+}
+
 /** How long to wait after the `failures`-th consecutive failed refresh (1-based). */
 export function refreshBackoffMs(failures: number): number {
-  return Math.min(BACKOFF_FIRST_MS * 2 ** Math.min(failures - 1, 30), BACKOFF_MAX_MS);
+  // 2 ** n is Infinity past n = 1023: still the maximum.
+  return Math.min(BACKOFF_FIRST_MS * 2 ** (failures - 1), BACKOFF_MAX_MS);
 }
 
 const ignore = () => {};
@@ -37,9 +49,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 export class TokenCache implements Credential {
   readonly refreshable = true;
-  readonly #request: () => Promise<IssuedToken>;
+  readonly #source: TokenSource;
   readonly #clock: Clock;
-  readonly #forget: ((token: string) => Promise<void>) | undefined;
   #token: string | undefined;
   #advisoryAt = 0;
   #mandatoryAt = 0;
@@ -52,21 +63,20 @@ export class TokenCache implements Credential {
   /** What the last refresh failed with: the answer, until {@link #retryAt}, of a caller without a token. */
   #failure: unknown;
 
-  /** @param forget drops a refused token from wherever else it is kept (the shared state) */
-  constructor(request: () => Promise<IssuedToken>, clock: Clock, forget?: (token: string) => Promise<void>) {
-    this.#request = request;
+  constructor(source: TokenSource, clock: Clock) {
+    this.#source = source;
     this.#clock = clock;
-    this.#forget = forget;
   }
 
   bearer(maxWaitMs?: number): string | Promise<string> {
     const token = this.#token;
-    if (token === undefined) return this.#waitWithout(maxWaitMs);
     const now = this.#clock.now();
-    if (now < this.#advisoryAt) return token;
-    if (now >= this.#expiresAt) return this.#waitWithout(maxWaitMs);
+    if (token !== undefined && now < this.#advisoryAt) return token;
     const idle = this.#inFlight === undefined;
     const backingOff = now < this.#retryAt;
+    // No usable token: within a backoff the last failure, else the refresh (in flight or a new one).
+    if (token === undefined || now >= this.#expiresAt)
+      return idle && backingOff ? Promise.reject(this.#failure) : this.#wait(maxWaitMs);
     if (now < this.#mandatoryAt) {
       if (idle && !backingOff) this.#start();
       return token;
@@ -81,14 +91,7 @@ export class TokenCache implements Credential {
       this.#token = undefined;
       this.#generation++;
     }
-    return this.#forget === undefined ? true : this.#forget(token).then(() => true);
-  }
-
-  /** No usable token: the refresh in flight or a new one, or within a backoff the last failure. */
-  #waitWithout(maxWaitMs: number | undefined): Promise<string> {
-    if (this.#inFlight === undefined && this.#clock.now() < this.#retryAt)
-      return Promise.reject(this.#failure);
-    return this.#wait(maxWaitMs);
+    return this.#source.drop?.(token).then(() => true) ?? true;
   }
 
   /** The refresh in flight (one is started if none), or the still-valid token if it fails. */
@@ -141,7 +144,7 @@ export class TokenCache implements Credential {
     const generation = this.#generation;
     let issued: IssuedToken;
     try {
-      issued = await this.#request();
+      issued = await this.#source.obtain();
     } catch (error) {
       this.#failures++;
       this.#failure = error;
@@ -155,7 +158,7 @@ export class TokenCache implements Credential {
       const lifetimeMs = issued.expires_in * 1000;
       this.#token = issued.access_token;
       this.#expiresAt = now + lifetimeMs;
-      this.#advisoryAt = this.#expiresAt - Math.min(ADVISORY_MARGIN_MS, lifetimeMs / 2);
+      this.#advisoryAt = renewalPoint(this.#expiresAt, lifetimeMs);
       this.#mandatoryAt = this.#expiresAt - Math.min(MANDATORY_MARGIN_MS, lifetimeMs / 6);
     }
     return issued.access_token;

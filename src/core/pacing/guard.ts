@@ -16,7 +16,8 @@ const STORE_RETRY_MS = 5_000;
  */
 export class SharedStateGuard {
   readonly #shared: SharedState | undefined;
-  readonly #local = new MemoryState();
+  /** The client's own state: its pauses and, with a shared store, its log of what it sent. */
+  readonly local = new MemoryState();
   readonly #clock: Clock;
   readonly #events: ClientEmitter;
   /** One timer per deadline length (a client's calls mostly share one `timeout`) for every pending store call. */
@@ -32,11 +33,6 @@ export class SharedStateGuard {
     this.#boundMs = boundMs;
   }
 
-  /** The client's own state: its pauses and, with a shared store, its log of what it sent. */
-  get local(): MemoryState {
-    return this.#local;
-  }
-
   /**
    * Runs `operation` on the shared state, or — when there is none, it fails or it does not answer
    * within `boundMs` — `fallback` (default: `operation` on the local state).
@@ -45,7 +41,7 @@ export class SharedStateGuard {
     name: string,
     operation: (state: SharedState) => Promise<T>,
     boundMs = this.#boundMs,
-    fallback: () => Promise<T> = () => operation(this.#local),
+    fallback: () => Promise<T> = () => operation(this.local),
   ): Promise<T> {
     const shared = this.#shared;
     if (shared === undefined || this.#clock.now() < this.#downUntil) return fallback();

@@ -3,16 +3,20 @@ import type { ApiVersion } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import type { ClientOptions } from '../options.js';
 import { SharedStateGuard } from './guard.js';
-import type { SharedParts } from './pacing.js';
 import type { FleetBudget, RateBudget, Reservation } from './shared-state.js';
 
-/** The reservation before an attempt of a version's calls; a client without pacing nor pause skips the store. */
+/**
+ * The reservation before an attempt of a version's calls; a client without pacing nor pause skips the
+ * store. It is what {@link Pacing} loads: with the guard over the client's `sharedState` (or its own
+ * memory) and the account, the part of shared-state keys that says whose budget, pauses and token
+ * they are (the token's key is made with them).
+ */
 export class Pacer {
-  readonly #guard: SharedStateGuard;
+  readonly guard: SharedStateGuard;
+  readonly account: string;
   readonly #budget: RateBudget | undefined;
   readonly #clock: Clock;
   readonly #events: ClientEmitter;
-  readonly #account: string;
   /** The budget with a store that gives one (`redisState`): what a slow, failed or restarted store cannot push past the plan. */
   readonly #share: FleetBudget | undefined;
   /** A 429 showed a plan smaller than `rateLimit`: said once. */
@@ -22,20 +26,26 @@ export class Pacer {
   /** The latest pause this client set or saw; lets a client without a shared store skip the state. */
   #pausedUntil = 0;
 
+  /**
+   * The account is `account`, else the client id (the option checks require one of them with a
+   * `sharedState`); without one, `'local'`: the client's own memory shares nothing anyway. A 429's
+   * pause lasts at most `maxPauseMs`, the client's `maxRetryAfter`; a store call that belongs to no
+   * call (the token's) at most `timeoutMs`, the client's `timeout`.
+   */
   constructor(
-    guard: SharedStateGuard,
+    options: ClientOptions,
     budget: RateBudget | undefined,
+    maxPauseMs: number,
+    timeoutMs: number,
     clock: Clock,
     events: ClientEmitter,
-    account: string,
-    maxPauseMs: number,
   ) {
-    this.#guard = guard;
+    this.guard = new SharedStateGuard(options.sharedState, clock, events, timeoutMs);
+    this.account = options.account ?? options.clientId ?? 'local';
     this.#budget = budget;
     this.#clock = clock;
     this.#events = events;
-    if (budget !== undefined) this.#share = guard.fleetBudget();
-    this.#account = account;
+    if (budget !== undefined) this.#share = this.guard.fleetBudget();
     this.#maxPauseMs = maxPauseMs;
   }
 
@@ -53,13 +63,13 @@ export class Pacer {
     retryOf429: boolean,
   ): Promise<Reservation> | undefined {
     const now = this.#clock.now();
-    const scope = `${this.#account}:${version}`;
+    const scope = `${this.account}:${version}`;
     const budget = retryOf429 ? undefined : this.#budget;
-    if (budget === undefined && !this.#guard.shared && now >= this.#pausedUntil) return undefined;
+    if (budget === undefined && !this.guard.shared && now >= this.#pausedUntil) return undefined;
     const asked = budget === undefined ? undefined : { ...budget, maxWaitMs };
     if (asked !== undefined && this.#share !== undefined)
       return this.#share.reserve(scope, asked, now, boundMs);
-    return this.#guard.run('reserve', (state) => state.reserve(scope, asked, now), boundMs);
+    return this.guard.run('reserve', (state) => state.reserve(scope, asked, now), boundMs);
   }
 
   /**
@@ -86,28 +96,11 @@ export class Pacer {
   pause(version: ApiVersion, retryAfterMs: number): Promise<void> {
     const ms = Math.min(retryAfterMs, this.#maxPauseMs);
     const now = this.#clock.now();
-    const scope = `${this.#account}:${version}`;
+    const scope = `${this.account}:${version}`;
     this.#pausedUntil = Math.max(this.#pausedUntil, now + ms);
-    return this.#guard.run('pause', (state) => state.pause(scope, ms, now));
+    return this.guard.run('pause', (state) => state.pause(scope, ms, now));
   }
 }
 
-/**
- * A client's guard over its `sharedState` (or its own memory), its account and its pacer: what
- * {@link Pacing} loads. The account is the part of shared-state keys that says whose budget, pauses
- * and token they are: `account`, else the client id (the option checks require one of them with a
- * `sharedState`); without one, `'local'`: the client's own memory shares nothing anyway. A 429's
- * pause lasts at most `maxRetryAfterMs`, the client's `maxRetryAfter`.
- */
-export function sharedParts(
-  options: ClientOptions,
-  budget: RateBudget | undefined,
-  maxPauseMs: number,
-  timeoutMs: number,
-  clock: Clock,
-  events: ClientEmitter,
-): SharedParts {
-  const account = options.account ?? options.clientId ?? 'local';
-  const guard = new SharedStateGuard(options.sharedState, clock, events, timeoutMs);
-  return { guard, account, pacer: new Pacer(guard, budget, clock, events, account, maxPauseMs) };
-}
+/** A client's {@link Pacer}, over its `sharedState` or its own memory (the transport's way to make one). */
+export const sharedParts = (...args: ConstructorParameters<typeof Pacer>): Pacer => new Pacer(...args);

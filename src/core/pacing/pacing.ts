@@ -1,15 +1,6 @@
 import type { ApiVersion } from '../errors.js';
-import type { SharedStateGuard } from './guard.js';
 import type { Pacer } from './pacer.js';
 import type { Reservation } from './shared-state.js';
-
-/** What a client shares through its state: the guard over the store, and the pacer on top of it. */
-export interface SharedParts {
-  guard: SharedStateGuard;
-  /** The account part of shared-state keys. */
-  account: string;
-  pacer: Pacer;
-}
 
 const NO_WAIT: Reservation = { waitMs: 0, reason: undefined };
 
@@ -20,21 +11,18 @@ const NO_WAIT: Reservation = { waitMs: 0, reason: undefined };
  * of it up front. Until then nothing can hold a call back: no budget, no store, no pause.
  */
 export class Pacing {
-  readonly #load: () => Promise<SharedParts>;
-  #parts: SharedParts | undefined;
-  #loading: Promise<SharedParts> | undefined;
+  readonly #load: () => Promise<Pacer>;
+  #pacer: Pacer | undefined;
+  #loading: Promise<Pacer> | undefined;
 
-  constructor(load: () => Promise<SharedParts>, eager: boolean) {
+  constructor(load: () => Promise<Pacer>, eager: boolean) {
     this.#load = load;
     if (eager) void this.parts();
   }
 
-  /** The guard and the pacer, loaded on first use. */
-  parts(): Promise<SharedParts> {
-    this.#loading ??= this.#load().then((parts) => {
-      this.#parts = parts;
-      return parts;
-    });
+  /** The pacer (with the guard and the account), loaded on first use. */
+  parts(): Promise<Pacer> {
+    this.#loading ??= this.#load().then((pacer) => (this.#pacer = pacer));
     return this.#loading;
   }
 
@@ -45,18 +33,17 @@ export class Pacing {
     bound: number,
     after429: boolean,
   ): Promise<Reservation> | undefined {
-    if (this.#parts !== undefined) return this.#parts.pacer.reserve(version, maxWait, bound, after429);
-    return this.#loading?.then(({ pacer }) => pacer.reserve(version, maxWait, bound, after429) ?? NO_WAIT);
+    if (this.#pacer !== undefined) return this.#pacer.reserve(version, maxWait, bound, after429);
+    return this.#loading?.then((pacer) => pacer.reserve(version, maxWait, bound, after429) ?? NO_WAIT);
   }
 
   /** As {@link Pacer.planSeen}. */
   planSeen(limit: number): void {
-    void this.parts().then(({ pacer }) => pacer.planSeen(limit));
+    void this.parts().then((pacer) => pacer.planSeen(limit));
   }
 
   /** As {@link Pacer.pause}. */
   pause(version: ApiVersion, ms: number): Promise<void> {
-    if (this.#parts !== undefined) return this.#parts.pacer.pause(version, ms);
-    return this.parts().then(({ pacer }) => pacer.pause(version, ms));
+    return this.#pacer?.pause(version, ms) ?? this.parts().then((pacer) => pacer.pause(version, ms));
   }
 }

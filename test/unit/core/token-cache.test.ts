@@ -58,7 +58,7 @@ const unavailable = () => Object.assign(new Error('POST /v2/oauth/token → 503 
 /** A cache holding `at_1`, obtained at `clock.now()`, plus the endpoint behind it. */
 async function warmCache(clock: FakeClock) {
   const endpoint = fakeEndpoint();
-  const cache = new TokenCache(endpoint.request, clock);
+  const cache = new TokenCache({ obtain: endpoint.request }, clock);
   const first = cache.bearer();
   endpoint.last().resolve('at_1');
   expect(await first).toBe('at_1');
@@ -84,7 +84,7 @@ describe('TokenCache: cold cache', () => {
   it('50 concurrent callers share one token request; then the token is a string, no promise', async () => {
     const clock = fakeClock();
     const endpoint = fakeEndpoint();
-    const cache = new TokenCache(endpoint.request, clock);
+    const cache = new TokenCache({ obtain: endpoint.request }, clock);
     const waiting = Array.from({ length: 50 }, () => cache.bearer());
     expect(endpoint.requests).toBe(1);
     expect(waiting.every((w) => w instanceof Promise)).toBe(true);
@@ -97,7 +97,7 @@ describe('TokenCache: cold cache', () => {
   it('a failed request rejects every waiter with its error, and every call within the backoff; then one request', async () => {
     const clock = fakeClock();
     const endpoint = fakeEndpoint();
-    const cache = new TokenCache(endpoint.request, clock);
+    const cache = new TokenCache({ obtain: endpoint.request }, clock);
     const error = unavailable();
     const waiting = [cache.bearer(), cache.bearer(), cache.bearer()];
     endpoint.last().reject(error);
@@ -120,10 +120,11 @@ describe('TokenCache: cold cache', () => {
     const clock = fakeClock();
     let requests = 0;
     const error = new Error('boom');
-    const cache = new TokenCache(() => {
+    const obtain = () => {
       if (++requests === 1) throw error;
       return Promise.resolve({ access_token: 'at_1', expires_in: 3600, scope: undefined });
-    }, clock);
+    };
+    const cache = new TokenCache({ obtain }, clock);
     await expect(cache.bearer()).rejects.toBe(error);
     clock.advance(1 * S);
     expect(await cache.bearer()).toBe('at_1');
@@ -227,7 +228,7 @@ describe('TokenCache: advisory window (60 s before expiry)', () => {
   it('scales with a short-lived token: advisory at half the lifetime', async () => {
     const clock = fakeClock();
     const endpoint = fakeEndpoint();
-    const cache = new TokenCache(endpoint.request, clock);
+    const cache = new TokenCache({ obtain: endpoint.request }, clock);
     const first = cache.bearer();
     endpoint.last().resolve('at_1', 60);
     expect(await first).toBe('at_1');
@@ -495,10 +496,11 @@ describe('token values that cannot go in a header', () => {
   it('a token refused by issuedToken fails a cold call with that error, and the next call after the backoff asks again', async () => {
     const clock = fakeClock();
     let requests = 0;
-    const cache = new TokenCache(async () => {
+    const obtain = async () => {
       requests++;
       return issuedToken({ access_token: requests === 1 ? 'a\nb' : 'at_ok', expires_in: 3600 }, 'op');
-    }, clock);
+    };
+    const cache = new TokenCache({ obtain }, clock);
     await expect(cache.bearer()).rejects.toBeInstanceOf(ResponseValidationError);
     clock.advance(1 * S);
     expect(await cache.bearer()).toBe('at_ok');
