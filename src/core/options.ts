@@ -1,6 +1,6 @@
 import type { Tracer } from '../shared/tracer.js';
 import type { Clock } from './clock.js';
-import { ValidationError } from './errors.js';
+import { invalid } from './errors.js';
 import { PLANS, type RateLimit } from './pacing/plans.js';
 import type { SharedState } from './pacing/shared-state.js';
 import type { RequestOptions } from './types.js';
@@ -96,7 +96,7 @@ export const DEFAULTS = {
 function fail(option: string, message: string): never {
   // The name may be the caller's (an unknown key, a header name): a 5 MB one is cut.
   const name = clip(option, 100);
-  throw new ValidationError(`Invalid option ${name}: ${message}`, [{ path: name, message }]);
+  throw invalid(`Invalid option ${name}`, name, message);
 }
 
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;

@@ -1,4 +1,4 @@
-import { type ApiVersion, ValidationError } from '../errors.js';
+import { type ApiVersion, invalid } from '../errors.js';
 import { quote } from '../zod-issues.js';
 
 /** Longest part of a refused path echoed in the error message. */
@@ -35,9 +35,7 @@ const NOT_PATH_CHAR = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/u;
 export function apiVersionOf(path: string): ApiVersion {
   const problem = problemOf(path);
   if (problem === undefined) return path.startsWith('/v2/') ? 'v2' : 'v1';
-  throw new ValidationError(`Invalid request path ${echo(path)}: ${problem}`, [
-    { path: 'path', message: problem },
-  ]);
+  throw invalid(`Invalid request path ${echo(path)}`, 'path', problem);
 }
 
 function problemOf(path: unknown): string | undefined {
