@@ -90,7 +90,7 @@ export const DEFAULTS = {
   maxRetries: 2,
   timeout: 60_000,
   maxRetryAfter: 60,
-  maxResponseBytes: 8 * 1024 * 1024,
+  maxResponseBytes: 2 ** 23, // 8 MiB
 } as const;
 
 function fail(option: string, message: string): never {
@@ -257,16 +257,17 @@ function failAccount(): never {
 /** Refuses an unknown key, then checks each option that is set. */
 function checkOptions(options: unknown, known: Record<string, Check>): void {
   if (!isObject(options)) fail('options', 'must be an object');
-  const names = Object.keys(known);
   for (const key of Object.keys(options)) {
     if (Object.hasOwn(known, key)) continue;
+    const names = Object.keys(known);
     const near = names.find((name) => name.toLowerCase() === key.toLowerCase());
     fail(
       key,
       `unknown option${near === undefined ? '' : ` (did you mean ${near}?)`}; known: ${names.join(', ')}`,
     );
   }
-  for (const name of names) {
+  // No array made for a call's options: checked on every call that passes some.
+  for (const name in known) {
     const value = (options as Record<string, unknown>)[name];
     if (value !== undefined) known[name]?.(value, name);
   }
