@@ -44,15 +44,15 @@ export interface APIErrorInit {
 export class APIError extends TelephonyError {
   override readonly name: string = 'APIError';
   /** HTTP status code. */
-  readonly status: number;
+  declare readonly status: number;
   /** Machine code from the body (`invalid_parameter`, `not_found`, …), or `http_<status>` when the body had none. */
-  readonly code: string;
+  declare readonly code: string;
   /** Response headers (never request headers); a credential the answer echoes is replaced by `[redacted]`. */
-  readonly headers: Record<string, string>;
+  declare readonly headers: Record<string, string>;
   /** The parsed response body, or its text when it was not JSON; an echoed credential is replaced by `[redacted]`. */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** `'v2'` (calls, stats, webhooks, the token request) or `'v1'` (users): which error shape was read. */
-  readonly apiVersion: ApiVersion;
+  declare readonly apiVersion: ApiVersion;
 
   constructor(init: APIErrorInit) {
     super(`${init.operation} → ${init.status} ${init.code}: ${init.message}`);
@@ -92,7 +92,7 @@ export class NotFoundError extends APIError {
 export class RateLimitError extends APIError {
   override readonly name: string = 'RateLimitError';
   /** Seconds the service asked to wait, from `Retry-After`; `undefined` when it sent none. */
-  readonly retryAfter: number | undefined;
+  declare readonly retryAfter: number | undefined;
 
   constructor(init: APIErrorInit & { retryAfter: number | undefined }) {
     super(init);
@@ -139,13 +139,20 @@ export interface ValidationIssue {
 export class ValidationError extends TelephonyError {
   override readonly name: string = 'ValidationError';
   /** Every problem found, each with the dotted `path` of the field and a `message`. */
-  readonly issues: ValidationIssue[];
+  declare readonly issues: ValidationIssue[];
 
   constructor(message: string, issues: ValidationIssue[]) {
     super(message);
     this.issues = issues;
   }
 }
+
+/**
+ * A {@link ValidationError} with one issue, the one way the SDK words a single refusal:
+ * `${subject}: ${message}`, the issue `{ path, message }`.
+ */
+export const invalid = (subject: string, path: string, message: string) =>
+  new ValidationError(`${subject}: ${message}`, [{ path, message }]);
 
 /**
  * A 2xx answer the SDK cannot hand over as typed: its body is not JSON or lacks a documented field
@@ -155,9 +162,9 @@ export class ValidationError extends TelephonyError {
 export class ResponseValidationError extends TelephonyError {
   override readonly name: string = 'ResponseValidationError';
   /** `'invalid_response'`, or `'response_too_large'` for a body longer than `maxResponseBytes`. */
-  readonly code: 'invalid_response' | 'response_too_large';
+  declare readonly code: 'invalid_response' | 'response_too_large';
   /** Where the answer departs from SPEC.md: `path` is the field in the response body (`data.calls.0.id`). */
-  readonly issues: ValidationIssue[];
+  declare readonly issues: ValidationIssue[];
 
   constructor(
     message: string,

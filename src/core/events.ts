@@ -125,9 +125,10 @@ export class ClientEmitter {
     this.#emitter.once(name, guard, listener);
   }
 
+  // Without a listener, every one of `name` goes: eventemitter3 then matches on `guard` alone, which
+  // every listener registered here is.
   off<Name extends keyof ClientEvents>(name: Name, listener?: ClientListener<Name>): void {
-    if (listener === undefined) this.#emitter.removeAllListeners(name);
-    else this.#emitter.off(name, guard, listener);
+    this.#emitter.off(name, guard, listener);
   }
 
   emit<Name extends keyof ClientEvents>(name: Name, payload: ClientEvents[Name][0]): void {

@@ -1,6 +1,6 @@
 import type { Tracer } from '../shared/tracer.js';
 import type { Clock } from './clock.js';
-import { ValidationError } from './errors.js';
+import { invalid } from './errors.js';
 import { PLANS, type RateLimit } from './pacing/plans.js';
 import type { SharedState } from './pacing/shared-state.js';
 import type { RequestOptions } from './types.js';
@@ -90,17 +90,21 @@ export const DEFAULTS = {
   maxRetries: 2,
   timeout: 60_000,
   maxRetryAfter: 60,
-  maxResponseBytes: 8 * 1024 * 1024,
+  maxResponseBytes: 2 ** 23, // 8 MiB
 } as const;
 
 function fail(option: string, message: string): never {
   // The name may be the caller's (an unknown key, a header name): a 5 MB one is cut.
   const name = clip(option, 100);
-  throw new ValidationError(`Invalid option ${name}: ${message}`, [{ path: name, message }]);
+  throw invalid(`Invalid option ${name}`, name, message);
 }
 
-function checkUrl(option: string, value: unknown, version: string): void {
-  if (value === undefined) return;
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
+
+/** Checks one option's value, never `undefined` (an option left out); the message names `option`. */
+type Check = (value: unknown, option: string) => void;
+
+function checkUrl(value: unknown, option: string): void {
   let url: URL | undefined;
   try {
     url = new URL(value as string);
@@ -110,24 +114,26 @@ function checkUrl(option: string, value: unknown, version: string): void {
     fail(option, 'must be an http(s) URL without user name or password');
   // The SDK appends /v2/… (or /v1/…) itself: a base ending in a version would ask for /v2/v2/….
   if (/\/v[12]\/?$/.test(value))
-    fail(option, `must not end in /v1 or /v2: the SDK appends ${version} itself`);
+    fail(
+      option,
+      `must not end in /v1 or /v2: the SDK appends ${option === 'baseUrl' ? '/v2' : '/v1'} itself`,
+    );
 }
 
 /**
  * Refuses what cannot go into an HTTP header value (fetch would throw with the value in its message, or
  * a proxy split the header): a control character but tab, DEL, anything above U+00FF.
  */
-function checkHeaderValue(option: string, value: unknown): void {
+function checkHeaderValue(value: unknown, option: string): void {
   if (typeof value !== 'string' || /[^\t\x20-\x7e\x80-\xff]/.test(value))
     fail(option, 'must be a valid HTTP header value (no control or non-Latin-1 character)');
 }
 
 /** A non-empty string that can go into an HTTP header, as a credential must. */
-function checkString(option: string, value: unknown): void {
-  if (value === undefined) return;
-  if (typeof value !== 'string' || value === '') fail(option, 'must be a non-empty string');
-  checkHeaderValue(option, value);
-}
+const checkString: Check = (value, option) => {
+  if (value === '' || typeof value !== 'string') fail(option, 'must be a non-empty string');
+  checkHeaderValue(value, option);
+};
 
 /**
  * Headers that frame the request or that fetch forbids: set by hand they make fetch throw, or a proxy
@@ -144,151 +150,148 @@ const FRAMING =
  */
 export function validateHeaders(headers: unknown, option = 'headers'): void {
   if (headers === undefined) return;
-  if (typeof headers !== 'object' || headers === null) fail(option, 'must be an object');
+  if (!isObject(headers)) fail(option, 'must be an object');
   for (const name in headers) {
     if (!/^[\w!#$%&'*+.^`|~-]+$/.test(name)) fail(option, 'a header name is not an HTTP token');
     if (FRAMING.test(name)) fail(`${option}.${name}`, 'frames the request: fetch sets it, never the caller');
     const value = (headers as Record<string, unknown>)[name];
-    if (value !== undefined) checkHeaderValue(`${option}.${name}`, value);
+    if (value !== undefined) checkHeaderValue(value, `${option}.${name}`);
   }
 }
 
-// Every key of each options type, checked exhaustive by the compiler: an unknown key (a typo such as
-// `retries` or `baseURL`, from JavaScript or a spread object) is refused instead of silently ignored.
-const CLIENT_OPTIONS: Record<keyof ClientOptions, true> = {
-  baseUrl: true,
-  baseUrlV1: true,
-  clientId: true,
-  clientSecret: true,
-  scope: true,
-  accessToken: true,
-  apiKey: true,
-  maxRetries: true,
-  timeout: true,
-  maxRetryAfter: true,
-  maxResponseBytes: true,
-  fetch: true,
-  defaultHeaders: true,
-  dangerouslyAllowBrowser: true,
-  clock: true,
-  rateLimit: true,
-  sharedState: true,
-  account: true,
-  tracer: true,
-};
-const REQUEST_OPTIONS: Record<keyof RequestOptions, true> = {
-  signal: true,
-  timeout: true,
-  maxRetries: true,
-  maxRetryAfter: true,
-  maxResponseBytes: true,
-  headers: true,
+/** A non-negative number option. */
+const checkAmount: Check = (value, option) => {
+  if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value))
+    fail(option, 'must be a finite number ≥ 0');
 };
 
-function checkKeys(options: object, known: Record<string, true>): void {
+/** A count: a whole {@link checkAmount}. */
+const checkCount: Check = (value, option) => {
+  checkAmount(value, option);
+  if (!Number.isInteger(value)) fail(option, 'must be an integer');
+};
+
+/** The per-attempt and per-answer limits, which a call may set over the client's. */
+const LIMITS = {
+  maxRetries: checkCount,
+  /** 0, or more than a timer can hold (2³¹−1 ms, which timers treat as 1 ms), would fail every request at once. */
+  timeout: (value, option) => {
+    checkAmount(value, option);
+    if (value === 0 || (value as number) > 2 ** 31 - 1) fail(option, 'must be between 1 and 2147483647 ms');
+  },
+  maxRetryAfter: checkAmount,
+  maxResponseBytes: checkCount,
+} satisfies Record<string, Check>;
+
+const anything: Check = () => {};
+
+// Every key of each options type, with the check of its value, exhaustive by the compiler: an unknown
+// key (a typo such as `retries` or `baseURL`, from JavaScript or a spread object) is refused instead
+// of silently ignored.
+const CLIENT_OPTIONS: Record<keyof ClientOptions, Check> = {
+  baseUrl: checkUrl,
+  baseUrlV1: checkUrl,
+  clientId: checkString,
+  clientSecret: checkString,
+  // An empty scope (an unset environment variable) would get a token that every call is refused with.
+  scope: (scope, option) => {
+    if (
+      !(typeof scope === 'string'
+        ? scope.trim()
+        : Array.isArray(scope) && scope.every((s) => typeof s === 'string') && scope.join('').trim())
+    )
+      fail(option, 'must name a scope (a string or array of strings), or be left out');
+  },
+  accessToken: (token, option) => {
+    if (typeof token !== 'function') checkString(token, option);
+  },
+  apiKey: checkString,
+  ...LIMITS,
+  fetch: (fetch, option) => {
+    if (typeof fetch !== 'function') fail(option, 'must be a function');
+  },
+  defaultHeaders: validateHeaders,
+  dangerouslyAllowBrowser: anything,
+  clock: anything,
+  rateLimit: (value, option) => {
+    const rate = (value as { requestsPerMinute?: unknown } | null)?.requestsPerMinute;
+    if (
+      value !== false &&
+      !(typeof value === 'string' && Object.hasOwn(PLANS, value)) &&
+      !(typeof value === 'object' && typeof rate === 'number' && Number.isInteger(rate) && rate >= 1)
+    )
+      fail(
+        option,
+        `must be 'starter', 'pro', 'enterprise', { requestsPerMinute: <whole number ≥ 1> } or false`,
+      );
+  },
+  sharedState: (state, option) => {
+    if (
+      !isObject(state) ||
+      typeof (state as Partial<Record<keyof SharedState, unknown>>).reserve !== 'function'
+    )
+      fail(option, 'must implement SharedState (redisState(…) from telephony-sdk/redis, or your own)');
+  },
+  account: (account) => {
+    if (typeof account !== 'string' || !account.trim()) failAccount();
+  },
+  tracer: (tracer, option) => {
+    if (typeof (tracer as { startSpan?: unknown } | null)?.startSpan !== 'function')
+      fail(option, 'must be an OpenTelemetry Tracer');
+  },
+};
+const REQUEST_OPTIONS: Record<keyof RequestOptions, Check> = {
+  signal: (signal, option) => {
+    if (!(signal instanceof AbortSignal)) fail(option, 'must be an AbortSignal');
+  },
+  ...LIMITS,
+  headers: validateHeaders,
+};
+
+// With a sharedState, never a constant nor a credential's fingerprint: either would merge or split
+// accounts behind the user's back.
+function failAccount(): never {
+  fail('account', 'must name the account (with sharedState: account or clientId)');
+}
+
+/** Refuses an unknown key, then checks each option that is set. */
+function checkOptions(options: unknown, known: Record<string, Check>): void {
+  if (!isObject(options)) fail('options', 'must be an object');
   for (const key of Object.keys(options)) {
     if (Object.hasOwn(known, key)) continue;
-    const near = Object.keys(known).find((name) => name.toLowerCase() === key.toLowerCase());
+    const names = Object.keys(known);
+    const near = names.find((name) => name.toLowerCase() === key.toLowerCase());
     fail(
       key,
-      `unknown option${near === undefined ? '' : ` (did you mean ${near}?)`}; known: ${Object.keys(known).join(', ')}`,
+      `unknown option${near === undefined ? '' : ` (did you mean ${near}?)`}; known: ${names.join(', ')}`,
     );
   }
-}
-
-/** Checks a non-negative number option; `integer` for counts. */
-function checkNumber(option: string, value: unknown, integer: boolean): void {
-  if (value === undefined) return;
-  if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value)) {
-    fail(option, 'must be a finite number ≥ 0');
+  // No array made for a call's options: checked on every call that passes some.
+  for (const name in known) {
+    const value = (options as Record<string, unknown>)[name];
+    if (value !== undefined) known[name]?.(value, name);
   }
-  if (integer && !Number.isInteger(value)) fail(option, 'must be an integer');
-}
-
-/** 0, or more than a timer can hold (2³¹−1 ms, which timers treat as 1 ms), would fail every request at once. */
-function checkTimeout(value: unknown): void {
-  checkNumber('timeout', value, false);
-  if (value === 0 || (value as number) > 2 ** 31 - 1) fail('timeout', 'must be between 1 and 2147483647 ms');
 }
 
 /** Validates the per-call options before anything is sent; the message names the option. */
 export function validateRequestOptions(options: RequestOptions | undefined): void {
-  if (options === undefined) return;
-  if (typeof options !== 'object' || options === null) fail('options', 'must be an object');
-  checkKeys(options, REQUEST_OPTIONS);
-  checkNumber('maxRetries', options.maxRetries, true);
-  checkTimeout(options.timeout);
-  checkNumber('maxRetryAfter', options.maxRetryAfter, false);
-  checkNumber('maxResponseBytes', options.maxResponseBytes, true);
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
-    fail('signal', 'must be an AbortSignal');
-  }
-  validateHeaders(options.headers);
+  if (options !== undefined) checkOptions(options, REQUEST_OPTIONS);
 }
 
 /** Validates the client options once, at construction; the message names the option (never its value). */
 export function validateOptions(options: ClientOptions): void {
-  if (typeof options !== 'object' || options === null) fail('options', 'must be an object');
-  checkKeys(options, CLIENT_OPTIONS);
-  checkUrl('baseUrl', options.baseUrl, '/v2');
-  checkUrl('baseUrlV1', options.baseUrlV1, '/v1');
-  checkString('clientId', options.clientId);
-  checkString('clientSecret', options.clientSecret);
-  checkString('apiKey', options.apiKey);
+  checkOptions(options, CLIENT_OPTIONS);
   if ((options.clientId === undefined) !== (options.clientSecret === undefined)) {
     fail(
       options.clientId === undefined ? 'clientId' : 'clientSecret',
       'clientId and clientSecret go together',
     );
   }
-  const { scope, accessToken } = options;
-  // An empty scope (an unset environment variable) would get a token that every call is refused with.
-  if (
-    scope !== undefined &&
-    !(typeof scope === 'string'
-      ? scope.trim()
-      : Array.isArray(scope) && scope.every((s) => typeof s === 'string') && scope.join('').trim())
-  ) {
-    fail('scope', 'must name a scope (a string or array of strings), or be left out');
-  }
-  if (accessToken !== undefined && typeof accessToken !== 'function') checkString('accessToken', accessToken);
-  checkNumber('maxRetries', options.maxRetries, true);
-  checkTimeout(options.timeout);
-  checkNumber('maxRetryAfter', options.maxRetryAfter, false);
-  checkNumber('maxResponseBytes', options.maxResponseBytes, true);
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch', 'must be a function');
-  if (options.tracer !== undefined && typeof options.tracer?.startSpan !== 'function')
-    fail('tracer', 'must be an OpenTelemetry Tracer');
-  validateHeaders(options.defaultHeaders, 'defaultHeaders');
-  checkRateLimit(options.rateLimit);
-  const state = options.sharedState as Partial<Record<keyof SharedState, unknown>> | undefined;
-  if (
-    state !== undefined &&
-    (typeof state !== 'object' || state === null || typeof state.reserve !== 'function')
-  )
-    fail('sharedState', 'must implement SharedState (redisState(…) from telephony-sdk/redis, or your own)');
-  const { account } = options;
-  // With a sharedState, never a constant nor a credential's fingerprint: either would merge or split
-  // accounts behind the user's back.
-  if (account !== undefined ? typeof account !== 'string' || !account.trim() : state && !options.clientId)
-    fail('account', 'must name the account (with sharedState: account or clientId)');
-}
-
-function checkRateLimit(value: unknown): void {
-  if (value === undefined || value === false || (typeof value === 'string' && Object.hasOwn(PLANS, value)))
-    return;
-  const rate = (value as { requestsPerMinute?: unknown } | null)?.requestsPerMinute;
-  if (typeof value === 'object' && typeof rate === 'number' && Number.isInteger(rate) && rate >= 1) return;
-  fail(
-    'rateLimit',
-    `must be 'starter', 'pro', 'enterprise', { requestsPerMinute: <whole number ≥ 1> } or false`,
-  );
+  if (options.account === undefined && options.sharedState !== undefined && !options.clientId) failAccount();
 }
 
 /** True in a real browser page (a window with a document), not in Node, Deno, Bun or workers. */
 export function isBrowser(): boolean {
   const g = globalThis as { window?: { document?: unknown }; document?: unknown };
-  return (
-    typeof g.window === 'object' && g.window !== null && typeof g.document === 'object' && g.document !== null
-  );
+  return isObject(g.window) && isObject(g.document);
 }

@@ -11,7 +11,8 @@ const UNLOCALIZED = 'Invalid input';
  */
 function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
   // Optional fields never fail when absent, so an issue on `undefined` is a missing required field.
-  if (valueAt(input, issue.path) === undefined && issue.code !== 'unrecognized_keys') return 'is required';
+  // (An unknown key, whose value is defined, is worded by toIssues, the one caller.)
+  if (valueAt(input, issue.path) === undefined) return 'is required';
   if (issue.message !== UNLOCALIZED) return issue.message;
   return issue.code === 'invalid_type' ? `expected ${issue.expected}` : 'is invalid';
 }

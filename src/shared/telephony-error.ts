@@ -3,12 +3,9 @@
  * TelephonyError) … }` catches them all. Messages never contain a credential.
  *
  * Lives in `shared/` so that `telephony-sdk/webhooks` can extend it without loading the HTTP client.
+ * Its constructor is Error's: `(message, { cause })`.
  */
 export class TelephonyError extends Error {
   /** The class name (`'RateLimitError'`, `'WebhookVerificationError'`, …), for logs; branch with `instanceof`. */
   override readonly name: string = 'TelephonyError';
-
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }

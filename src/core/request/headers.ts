@@ -1,12 +1,10 @@
 /** Lower-cased copy of `base` plus the extra headers; `authorization` is never taken from the caller. */
 export function mergeHeaders(
   base: Record<string, string>,
-  first: Record<string, string> | undefined,
-  second: Record<string, string> | undefined,
+  ...extras: Array<Record<string, string> | undefined>
 ): Record<string, string> {
   const merged = { ...base };
-  for (const extra of [first, second]) {
-    if (extra === undefined) continue;
+  for (const extra of extras) {
     for (const name in extra) {
       const lower = name.toLowerCase();
       if (lower !== 'authorization') merged[lower] = extra[name] as string;

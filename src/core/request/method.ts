@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors.js';
+import { invalid } from '../errors.js';
 import type { HttpMethod } from '../types.js';
 import { clip } from '../zod-issues.js';
 
@@ -8,9 +8,11 @@ export const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'D
 export function methodOf(method: string): HttpMethod {
   const upper = typeof method === 'string' ? (method.toUpperCase() as HttpMethod) : undefined;
   if (upper !== undefined && METHODS.includes(upper)) return upper;
-  throw new ValidationError(`Unsupported method ${String(method).slice(0, 16)}: use ${METHODS.join(', ')}`, [
-    { path: 'method', message: `must be one of ${METHODS.join(', ')}` },
-  ]);
+  throw invalid(
+    `Unsupported method ${String(method).slice(0, 16)}`,
+    'method',
+    `must be one of ${METHODS.join(', ')}`,
+  );
 }
 
 /** `"GET /v2/calls/recent"`: how messages and errors name an operation (a path past 200 characters is cut). */

@@ -19,14 +19,11 @@ const ECHO_LIMIT = 40;
  * `1.5` from an unchecked computation — a `DELETE` is irreversible. `String(n)` states the intent.
  */
 export function path(method: string) {
-  return (strings: TemplateStringsArray, ...ids: NamedId[]): string => {
-    let out = strings[0] ?? '';
-    for (let i = 0; i < ids.length; i++) {
-      const [name, value] = Object.entries(ids[i] ?? {})[0] ?? ['id', undefined];
-      out += encodeId(method, name, value) + (strings[i + 1] ?? '');
-    }
-    return out;
-  };
+  return (strings: TemplateStringsArray, ...ids: NamedId[]): string =>
+    ids.reduce((out, id, i) => {
+      const [name, value] = Object.entries(id ?? {})[0] ?? ['id', undefined];
+      return out + encodeId(method, name, value) + strings[i + 1];
+    }, strings[0] as string);
 }
 
 function encodeId(method: string, name: string, value: unknown): string {

@@ -1,4 +1,4 @@
-import { type ApiVersion, ValidationError } from '../errors.js';
+import { type ApiVersion, invalid } from '../errors.js';
 import { quote } from '../zod-issues.js';
 
 /** Longest part of a refused path echoed in the error message. */
@@ -35,13 +35,17 @@ const NOT_PATH_CHAR = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/u;
 export function apiVersionOf(path: string): ApiVersion {
   const problem = problemOf(path);
   if (problem === undefined) return path.startsWith('/v2/') ? 'v2' : 'v1';
-  throw new ValidationError(`Invalid request path ${echo(path)}: ${problem}`, [
-    { path: 'path', message: problem },
-  ]);
+  // A path that is not a string is named by its type, in the problem.
+  throw invalid(
+    `Invalid request path${typeof path === 'string' ? ` ${quote(path, ECHO_LIMIT)}` : ''}`,
+    'path',
+    problem,
+  );
 }
 
 function problemOf(path: unknown): string | undefined {
-  if (typeof path !== 'string') return `must be a string starting with /v2/ or /v1/ (got ${typeName(path)})`;
+  if (typeof path !== 'string')
+    return `must be a string starting with /v2/ or /v1/ (got ${path === null ? 'null' : typeof path})`;
   if (!path.startsWith('/')) return 'must start with /v2/ or /v1/ (a path, not a URL)';
   const bad = NOT_PATH_CHAR.exec(path);
   if (bad !== null) return badChar(bad[0]);
@@ -77,32 +81,25 @@ function segmentProblem(segment: string): string | undefined {
     }
     if (!ENCODED.test(form)) return undefined;
     if (decoded === DECODINGS) return 'must not be percent-encoded more than three times';
-    if (decoded > 0) form = decodeLeniently(form);
-    else {
-      try {
-        form = decodeURIComponent(form);
-      } catch {
-        return 'must be valid UTF-8 once percent-decoded';
-      }
+    try {
+      form = decode(form, decoded === 0);
+    } catch {
+      return 'must be valid UTF-8 once percent-decoded';
     }
   }
 }
 
-/** A second decoder may be lenient: bytes that are not UTF-8 are kept one character each, not fatal. */
-function decodeLeniently(text: string): string {
+/**
+ * Decodes each run of percent-encoded bytes. The first decoding must be UTF-8 (it throws); a second
+ * decoder may be lenient: bytes that are not UTF-8 are kept one character each, not fatal.
+ */
+function decode(text: string, strict: boolean): string {
   return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
     try {
       return decodeURIComponent(run);
-    } catch {
+    } catch (error) {
+      if (strict) throw error;
       return run.replace(/%(..)/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
     }
   });
-}
-
-function echo(path: unknown): string {
-  return typeof path === 'string' ? quote(path, ECHO_LIMIT) : `(${typeName(path)})`;
-}
-
-function typeName(value: unknown): string {
-  return value === null ? 'null' : typeof value;
 }

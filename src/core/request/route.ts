@@ -1,4 +1,4 @@
-import { type ApiVersion, ValidationError } from '../errors.js';
+import { type ApiVersion, invalid } from '../errors.js';
 import type { RawRequest } from '../types.js';
 import { clip } from '../zod-issues.js';
 import { operationName } from './method.js';
@@ -35,9 +35,7 @@ export function resolveTarget(
       url = new URL(path);
     } catch {
       // Not echoed: a pre-signed URL carries its signature.
-      throw new ValidationError('Invalid request path: not a URL', [
-        { path: 'path', message: 'must be a URL' },
-      ]);
+      throw invalid('Invalid request path', 'path', 'must be a URL');
     }
     absolute = url;
     // The host is checked before the path, so a foreign URL is refused for what it is.
@@ -54,9 +52,10 @@ export function resolveTarget(
   const base = version === 'v2' ? baseUrl : baseUrlV1;
   const option = version === 'v2' ? 'baseUrl' : 'baseUrlV1';
   if (base === undefined) {
-    throw new ValidationError(
-      `${operationName({ method: request.method, path })} needs the ${option} option`,
-      [{ path: option, message: `set ${option} to call ${version} paths` }],
+    throw invalid(
+      operationName({ method: request.method, path }),
+      option,
+      `set ${option} to call ${version} paths`,
     );
   }
   if (absolute !== undefined) {
@@ -73,8 +72,6 @@ export function resolveTarget(
   };
 }
 
-function refuse(target: string, option: string): ValidationError {
-  return new ValidationError(`Refusing to send credentials to ${clip(target, 200)}: not under ${option}`, [
-    { path: 'path', message: `must be under ${option}` },
-  ]);
+function refuse(target: string, option: string) {
+  return invalid(`Refusing to send credentials to ${clip(target, 200)}`, 'path', `must be under ${option}`);
 }

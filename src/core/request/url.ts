@@ -2,7 +2,7 @@ import type { QueryValue } from '../types.js';
 
 /** Appends `path` to `base` keeping any path prefix of `base` (`new URL('/v2/x', base)` would drop it). */
 export function joinUrl(base: string, path: string): string {
-  return (base.endsWith('/') ? base.slice(0, -1) : base) + path;
+  return base.replace(/\/$/, '') + path;
 }
 
 /** `undefined`/`null` dropped, `Date` as ISO 8601, numbers and booleans as their string form. */

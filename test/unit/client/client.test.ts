@@ -165,7 +165,7 @@ describe('request() escape hatch', () => {
       .catch((e: unknown) => e);
     expect(outside).toBeInstanceOf(ValidationError);
     expect((outside as Error).message).toBe(
-      `Refusing to send credentials to ${new URL(BASE).origin}/v2/calls/c1/recording: not under baseUrl`,
+      `Refusing to send credentials to ${new URL(BASE).origin}/v2/calls/c1/recording: must be under baseUrl`,
     );
   });
 
@@ -182,11 +182,11 @@ describe('request() escape hatch', () => {
     ).rejects.toBeInstanceOf(ValidationError);
     // A foreign host is refused as such, whatever its path looks like.
     await expect(client.calls.downloadRecording('https://cdn.evil.test/rec.mp3')).rejects.toThrow(
-      'Refusing to send credentials to https://cdn.evil.test: not under baseUrl or baseUrlV1',
+      'Refusing to send credentials to https://cdn.evil.test: must be under baseUrl or baseUrlV1',
     );
     // The v1 origin does not take a v2 recording's credential.
     await expect(client.calls.downloadRecording(`${BASE_V1}/v2/recordings/r1.mp3`)).rejects.toThrow(
-      `Refusing to send credentials to ${new URL(BASE_V1).origin}/v2/recordings/r1.mp3: not under baseUrl`,
+      `Refusing to send credentials to ${new URL(BASE_V1).origin}/v2/recordings/r1.mp3: must be under baseUrl`,
     );
   });
 });

@@ -140,7 +140,7 @@ describe('apiVersionOf', () => {
     [new URL('https://api.test/v2/calls'), 'object'],
   ])('refuses the non-string %o from JavaScript', (input, type) => {
     const problem = `must be a string starting with /v2/ or /v1/ (got ${type})`;
-    expect(refusal(input).message).toBe(`Invalid request path (${type}): ${problem}`);
+    expect(refusal(input).message).toBe(`Invalid request path: ${problem}`);
   });
 
   it('echoes at most 80 characters of a long path', () => {

@@ -89,7 +89,7 @@ describe('a pre-signed recording URL', () => {
       const error = await rejection(client.calls.downloadRecording(url));
       expect(error).toBeInstanceOf(ValidationError);
       expect(error).toMatchObject({
-        message: 'Invalid request path: not a URL',
+        message: 'Invalid request path: must be a URL',
         issues: [{ path: 'path', message: 'must be a URL' }],
       });
     }
