@@ -16,25 +16,12 @@ import { clip, joinPath, toIssues } from '../zod-issues.js';
 
 type AnySchema = z.core.$ZodType;
 
-/** Where and why a value failed a compiled guard; the path is built only on failure. */
-interface Failure {
-  path: Array<string | number>;
-  message: string;
-}
-
 /**
- * What a guard says of a value: `undefined`, valid, and zod's output would be the value itself;
- * a `Failure`, zod refuses it too; `null`, only zod can tell (its output may not be the value: a
- * default filled in, a transform, an object it rebuilds), so zod parses the whole value.
+ * What a guard says of a value: `true`, valid, and zod's output would be the value itself; `false`,
+ * zod parses the whole value: it refuses it (and words why), or its output is not the value (a
+ * default filled in, a transform, an object it rebuilds).
  */
-type Guard = (value: unknown) => Failure | null | undefined;
-
-const typeOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
-const MISSING = 'required field is missing';
-const expected = (what: string, value: unknown): Failure => ({
-  path: [],
-  message: value === undefined ? MISSING : `expected ${what}, got ${typeOf(value)}`,
-});
+type Guard = (value: unknown) => boolean;
 
 const compiled = new WeakMap<AnySchema, Guard>();
 
@@ -50,19 +37,13 @@ function guardOf(schema: AnySchema): Guard {
   return guard;
 }
 
-function zodFailure(issues: readonly z.core.$ZodIssue[], value: unknown): Failure {
-  const [issue] = toIssues(issues, value);
-  return { path: issue?.path ? issue.path.split('.') : [], message: issue?.message ?? 'is invalid' };
-}
-
-/** zod checks the node: its verdict stands, and so does its output when that is not the value itself. */
-function zodFallback(schema: AnySchema): Guard {
-  return (value) => {
+/** zod checks the node: the value passes only when zod accepts it and its output is the value itself. */
+const zodFallback =
+  (schema: AnySchema): Guard =>
+  (value) => {
     const result = z.safeParse(schema, value);
-    if (!result.success) return zodFailure(result.error.issues, value);
-    return Object.is(result.data, value) ? undefined : null;
+    return result.success && Object.is(result.data, value);
   };
-}
 
 /** `true` when the node's type alone decides: no check (`z.int()` and `z.email()` are checks too), no coercion. */
 function isPlain(schema: AnySchema): boolean {
@@ -117,64 +98,56 @@ function compileObject(def: z.core.$ZodObjectDef): Guard | undefined {
     );
     guards.push(guardOf(field));
   }
+  // zod copies the value key for key: into an equal object only from Object.prototype, and without
+  // an own `__proto__` key (which JSON.parse makes and zod drops).
   return (value) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return expected('object', value);
-    // zod copies the value key for key: into an equal object only from Object.prototype, and without
-    // an own `__proto__` key (which JSON.parse makes and zod drops).
-    if (Object.getPrototypeOf(value) !== Object.prototype || Object.hasOwn(value, '__proto__')) return null;
+    if (
+      typeof value !== 'object' ||
+      value === null ||
+      Object.getPrototypeOf(value) !== Object.prototype ||
+      Object.hasOwn(value, '__proto__')
+    )
+      return false;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string;
       const item = (value as Record<string, unknown>)[key];
       if (item === undefined && !(key in value)) {
         if (optional[i]) continue;
-        return { path: [key], message: MISSING };
+        return false;
       }
-      if (passes(kinds[i] as string, item)) continue;
-      const failure = (guards[i] as Guard)(item);
-      if (failure !== undefined) {
-        failure?.path.unshift(key);
-        return failure;
-      }
+      if (!passes(kinds[i] as string, item) && !(guards[i] as Guard)(item)) return false;
     }
-    return undefined;
+    return true;
   };
 }
 
 function compile(schema: AnySchema): Guard {
   const def = schema._zod.def as z.core.$ZodTypeDef & { innerType: AnySchema };
   const kind = kindOf(schema);
-  if (kind !== '') return (v) => (passes(kind, v) ? undefined : expected(kind, v));
+  if (kind !== '') return (v) => passes(kind, v);
   // Any check is zod's (`z.int()` included: no response schema uses it).
   if (!isPlain(schema)) return zodFallback(schema);
   switch (def.type) {
     case 'unknown':
     case 'any':
-      return () => undefined;
+      return () => true;
     case 'optional': {
       const guard = guardOf(def.innerType);
       // `undefined` is zod's to judge: z.exactOptional refuses it, and a default fills it in.
-      const byZod = zodFallback(schema);
-      return (v) => (v === undefined ? byZod : guard)(v);
+      return (v) => v !== undefined && guard(v);
     }
     case 'nullable': {
       const guard = guardOf(def.innerType);
-      return (v) => (v === null ? undefined : guard(v));
+      return (v) => v === null || guard(v);
     }
     case 'array': {
       const element = (def as unknown as z.core.$ZodArrayDef).element;
       const guard = guardOf(element);
       const elementKind = kindOf(element);
       return (v) => {
-        if (!Array.isArray(v)) return expected('array', v);
-        for (let i = 0; i < v.length; i++) {
-          if (passes(elementKind, v[i])) continue;
-          const failure = guard(v[i]);
-          if (failure !== undefined) {
-            failure?.path.unshift(i);
-            return failure;
-          }
-        }
-        return undefined;
+        if (!Array.isArray(v)) return false;
+        for (const item of v) if (!passes(elementKind, item) && !guard(item)) return false;
+        return true;
       };
     }
     case 'object':
@@ -183,11 +156,15 @@ function compile(schema: AnySchema): Guard {
   return zodFallback(schema);
 }
 
+const MISSING = 'required field is missing';
+const typeOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+
 /**
  * The response choke point: checks `value` against `schema` without copying it and returns it
  * typed, or throws `ResponseValidationError` naming the operation and the field
  * (`GET /v2/calls/recent: data.calls.3.duration: expected number, got string`). Same verdict and
  * output as zod's `safeParse`; zod's own output when it differs from the value (a default, a transform).
+ * A value the guard does not pass is zod's: its first issue names the field.
  *
  * @param prefix path of `value` inside the body (`data`)
  */
@@ -197,17 +174,23 @@ export function parseResponse<Schema extends AnySchema>(
   operation: string,
   prefix = 'data',
 ): z.output<Schema> {
-  let failure = guardOf(schema)(value);
-  if (failure === undefined) return value as z.output<Schema>;
-  if (failure === null) {
-    const result = z.safeParse(schema, value);
-    if (result.success) return result.data;
-    failure = zodFailure(result.error.issues, value);
-  }
-  const path = joinPath([prefix, ...failure.path]);
-  throw new ResponseValidationError(`${clip(operation, 100)}: ${path}: ${failure.message}`, [
-    { path, message: failure.message },
-  ]);
+  if (guardOf(schema)(value)) return value as z.output<Schema>;
+  const result = z.safeParse(schema, value);
+  if (result.success) return result.data;
+  const [issue] = result.error.issues as z.core.$ZodIssue[];
+  const { path: at = [], code } = issue ?? {};
+  const found = at.reduce<unknown>(
+    (parent, key) => (parent as Record<PropertyKey, unknown> | null | undefined)?.[key],
+    value,
+  );
+  const message =
+    found === undefined
+      ? MISSING
+      : code === 'invalid_type'
+        ? `expected ${(issue as z.core.$ZodIssueInvalidType).expected}, got ${typeOf(found)}`
+        : (toIssues([issue as z.core.$ZodIssue], value)[0]?.message ?? 'is invalid');
+  const path = joinPath([prefix, ...at]);
+  throw new ResponseValidationError(`${clip(operation, 100)}: ${path}: ${message}`, [{ path, message }]);
 }
 
 /** `true` when `parseResponse` accepts `value` (exported for the guard-vs-zod property tests). */
