@@ -7,7 +7,7 @@ import {
 } from '../auth/credentials.js';
 import { TOKEN_PARTS } from '../auth/token-parts.js';
 import type { Clock } from '../clock.js';
-import { APIUserAbortError, NotFoundError, ValidationError } from '../errors.js';
+import { APIUserAbortError, invalid, NotFoundError } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import { loadShared } from '../load.js';
 import { type ClientOptions, DEFAULTS, validateHeaders, validateRequestOptions } from '../options.js';
@@ -153,9 +153,11 @@ export class HttpTransport implements Transport {
     const credential = version === 'v2' ? this.#v2 : this.#v1;
     if (credential === undefined) {
       const option = version === 'v2' ? 'clientId and clientSecret, or accessToken' : 'apiKey';
-      throw new ValidationError(`${operationName(request)} is a ${version} call: set ${option}`, [
-        { path: version === 'v2' ? 'accessToken' : 'apiKey', message: `set ${option} for ${version} calls` },
-      ]);
+      throw invalid(
+        operationName(request),
+        version === 'v2' ? 'accessToken' : 'apiKey',
+        `set ${option} for ${version} calls`,
+      );
     }
     const headers = mergeHeaders(this.#defaultHeaders, request.headers, options?.headers);
     let body: string | undefined;
