@@ -61,7 +61,7 @@ export class Page<T, P extends Pagination = Pagination> {
     return (
       this.#fetchNext?.() ??
       new PagePromise(
-        Promise.reject(new TelephonyError('No next page: this is the last page (check hasNextPage() first)')),
+        Promise.reject(new TelephonyError('No next page (check hasNextPage() first)')),
       )
     );
   }
