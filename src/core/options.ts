@@ -126,7 +126,7 @@ function checkUrl(value: unknown, option: string): void {
  */
 function checkHeaderValue(value: unknown, option: string): void {
   if (typeof value !== 'string' || /[^\t\x20-\x7e\x80-\xff]/.test(value))
-    fail(option, 'must be a valid HTTP header value (no control or non-Latin-1 character)');
+    fail(option, 'must have no control or non-Latin-1 character');
 }
 
 /** A non-empty string that can go into an HTTP header, as a credential must. */
@@ -200,7 +200,7 @@ const CLIENT_OPTIONS: Record<keyof ClientOptions, Check> = {
         ? scope.trim()
         : Array.isArray(scope) && scope.every((s) => typeof s === 'string') && scope.join('').trim())
     )
-      fail(option, 'must name a scope (a string or array of strings), or be left out');
+      fail(option, 'must name a scope (a string or array of strings)');
   },
   accessToken: (token, option) => {
     if (typeof token !== 'function') checkString(token, option);
@@ -230,7 +230,7 @@ const CLIENT_OPTIONS: Record<keyof ClientOptions, Check> = {
       !isObject(state) ||
       typeof (state as Partial<Record<keyof SharedState, unknown>>).reserve !== 'function'
     )
-      fail(option, 'must implement SharedState (redisState(…) from telephony-sdk/redis, or your own)');
+      fail(option, 'must implement SharedState (e.g. redisState from telephony-sdk/redis)');
   },
   account: (account) => {
     if (typeof account !== 'string' || !account.trim()) failAccount();

@@ -35,7 +35,7 @@ function encodeId(method: string, name: string, value: unknown): string {
         return encodeURIComponent(value);
       } catch {
         // URIError: a lone surrogate has no UTF-8 form, so no URL can carry it.
-        problem = 'must be valid Unicode (it has a lone surrogate)';
+        problem = 'must not have a lone surrogate';
       }
     }
   }

@@ -46,7 +46,7 @@ export function apiVersionOf(path: string): ApiVersion {
 function problemOf(path: unknown): string | undefined {
   if (typeof path !== 'string')
     return `must be a string starting with /v2/ or /v1/ (got ${path === null ? 'null' : typeof path})`;
-  if (!path.startsWith('/')) return 'must start with /v2/ or /v1/ (a path, not a URL)';
+  if (!path.startsWith('/')) return 'must start with /v2/ or /v1/';
   const bad = NOT_PATH_CHAR.exec(path);
   if (bad !== null) return badChar(bad[0]);
   if (/%(?![0-9A-Fa-f]{2})/.test(path)) return 'must have two hex digits after each "%"';
@@ -55,7 +55,7 @@ function problemOf(path: unknown): string | undefined {
   if (version !== 'v2' && version !== 'v1') return 'must start with /v2/ or /v1/';
   if (first === undefined || (first === '' && segments.length === 2))
     return `must name something after /${version}/`;
-  if (segments.includes('')) return 'must not have an empty segment ("//" or a trailing "/")';
+  if (segments.includes('')) return 'must not contain "//" or end in "/"';
   for (const segment of segments) {
     const problem = segmentProblem(segment);
     if (problem !== undefined) return problem;

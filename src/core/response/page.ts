@@ -60,9 +60,7 @@ export class Page<T, P extends Pagination = Pagination> {
   getNextPage(): PagePromise<T, P> {
     return (
       this.#fetchNext?.() ??
-      new PagePromise(
-        Promise.reject(new TelephonyError('No next page: this is the last page (check hasNextPage() first)')),
-      )
+      new PagePromise(Promise.reject(new TelephonyError('No next page (check hasNextPage() first)')))
     );
   }
 }

@@ -49,7 +49,7 @@ describe("path('method')``", () => {
     [undefined, 'must be a non-empty string (got undefined)'],
     [{ id: 'call_1' }, 'must be a non-empty string (got object)'],
     [['a'], 'must be a non-empty string (got array)'],
-    ['a\uDC00b', 'must be valid Unicode (it has a lone surrogate) (got "a\\udc00b")'],
+    ['a\uDC00b', 'must not have a lone surrogate (got "a\\udc00b")'],
   ])('refuses %o: %s', (callId, issue) => {
     const error = thrown(() => path('calls.end')`/v2/calls/${{ callId: callId as string }}`);
     expect(error.message).toBe(`calls.end: callId ${issue}`);
@@ -60,7 +60,7 @@ describe("path('method')``", () => {
     const userId = `${'x'.repeat(5_000_000)}\uD800`;
     const error = thrown(() => path('users.get')`/v1/users/${{ userId }}`);
     expect(error.message).toBe(
-      `users.get: userId must be valid Unicode (it has a lone surrogate) (got "${'x'.repeat(40)}"… 5000001 characters)`,
+      `users.get: userId must not have a lone surrogate (got "${'x'.repeat(40)}"… 5000001 characters)`,
     );
   });
 

@@ -15,9 +15,9 @@ function refusal(input: unknown): ValidationError {
 }
 
 const DOT = 'must not have a "." or ".." segment, in any encoding';
-const EMPTY = 'must not have an empty segment ("//" or a trailing "/")';
+const EMPTY = 'must not contain "//" or end in "/"';
 const VERSION = 'must start with /v2/ or /v1/';
-const NOT_A_PATH = 'must start with /v2/ or /v1/ (a path, not a URL)';
+const NOT_A_PATH = 'must start with /v2/ or /v1/';
 
 describe('apiVersionOf', () => {
   it.each([

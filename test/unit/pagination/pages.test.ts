@@ -59,7 +59,7 @@ describe('v2 offset pagination', () => {
     const last = await first.getNextPage();
     expect(last.items.map((call) => call.id)).toEqual(['call_3']);
     expect(last.hasNextPage()).toBe(false);
-    await expect(last.getNextPage()).rejects.toThrow(/last page/);
+    await expect(last.getNextPage()).rejects.toThrow(/No next page/);
     await expect(last.getNextPage()).rejects.toBeInstanceOf(TelephonyError);
     expect(requests).toHaveLength(2);
   });
@@ -346,7 +346,7 @@ describe('one page resolves with what the service sent, whatever was asked', () 
     expect(again.items.map((user) => user.id)).toEqual(['user_0', 'user_1']);
     expect(again.pagination).toEqual({ total: 6, page: 1, per_page: 2, pages: 3 });
     expect(again.hasNextPage()).toBe(false);
-    await expect(again.getNextPage()).rejects.toThrow(/last page/);
+    await expect(again.getNextPage()).rejects.toThrow(/No next page/);
     expect(requests).toHaveLength(2);
   });
 
