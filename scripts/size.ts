@@ -72,11 +72,11 @@ const entries: Entry[] = [
   {
     // Goal 29 kB (met at issue 17's end, 27.3 kB). Issue 18's answers-not-trusted checks, issue 20's
     // tracing and issue 19's fleet faults brought it to 30.9 kB; trims, the first-load split and one
-    // pass over every subsystem to 29.6 kB (docs/performance.md, Bundle size): the goal is open, and
+    // passes over every subsystem to 29.4 kB (docs/performance.md, Bundle size): the goal is open, and
     // the budget a ratchet at what is shipped so that nothing grows it further.
     name: 'telephony-sdk (client calling every resource)',
     source: wholeSdk,
-    budgetKb: 29.7,
+    budgetKb: 29.5,
     goalKb: 29,
     needs: ['src/client.ts', 'src/resources/calls.ts', 'src/resources/users.ts', 'dist/index.js'],
     foreignCode: [REDIS_CODE],
