@@ -72,6 +72,8 @@ describe('error shapes', () => {
     expect(error).toBeInstanceOf(APIError);
     expect(error).toBeInstanceOf(TelephonyError);
     expect(error).toMatchObject({ status, code: `c${status}`, apiVersion: 'v1', name: ErrorClass.name });
+    // Every class is built from one init that carries retryAfter: only RateLimitError keeps it.
+    expect(Object.hasOwn(error as object, 'retryAfter')).toBe(status === 429);
   });
 
   it('403 is PermissionDeniedError', async () => {
