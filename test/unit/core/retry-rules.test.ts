@@ -61,6 +61,8 @@ describe('Retry-After parsing', () => {
   it('reads an IMF-fixdate, in the future or past (0)', () => {
     expect(parseRetryAfter('Wed, 15 Jan 2025 09:00:30 GMT', now)).toBe(30_000);
     expect(parseRetryAfter('Wed, 15 Jan 2025 08:00:00 GMT', now)).toBe(0);
+    // The weekday is not compared (the date decides), as RFC 9110 lets a recipient do.
+    expect(parseRetryAfter('Mon, 15 Jan 2025 09:00:30 GMT', now)).toBe(30_000);
   });
 
   it.each([
@@ -76,6 +78,8 @@ describe('Retry-After parsing', () => {
     'Wed, 15 Jan 2025 24:00:00 GMT',
     'Wed, 15 Jan 2025 09:60:00 GMT',
     'Wed, 15 Foo 2025 09:00:30 GMT',
+    // Date.parse moves years 0000–0099 to 1950–2049: not the date the header names.
+    'Sat, 15 Jan 0050 09:00:30 GMT',
     'soon',
     '',
   ])('refuses %j (other forms V8 would read as a date)', (header) => {
