@@ -10,9 +10,9 @@ export type CorsOption = boolean | string;
 const ALLOWED_METHODS = 'GET, POST, PATCH, DELETE';
 // What the SDK sends beyond the safelisted headers; a preflight that names others is echoed.
 const ALLOWED_HEADERS = 'authorization, content-type';
-// Retry-After is not a CORS-safelisted response header: without this the SDK in a browser could
-// not honour a 429's wait.
-const EXPOSED_HEADERS = 'retry-after';
+// Retry-After, Deprecation and Sunset are not CORS-safelisted response headers: without this the
+// SDK in a browser could not honour a 429's wait or warn of a deprecated version.
+const EXPOSED_HEADERS = 'retry-after, deprecation, sunset';
 
 function corsHeaders(cors: string | true, requestedHeaders: string | null): Record<string, string> {
   const headers: Record<string, string> = {

@@ -3,6 +3,7 @@ import type { CallStore } from '../calls.js';
 import type { Scheduler } from '../clock.js';
 import type { Deliverer } from '../delivery.js';
 import type { CallNotifier } from '../events.js';
+import type { Faults } from '../faults.js';
 import type { RateUsage } from '../rate-limit.js';
 import type { IncomingCallInit } from '../sandbox.js';
 import { computeStats } from '../stats.js';
@@ -16,6 +17,8 @@ export interface ConsoleWorld {
   webhooks: Webhooks;
   notifier: CallNotifier;
   clock: Scheduler;
+  /** The faults in force: the console lists, adds and clears them. */
+  faults: Faults;
   /** The account's number: the `from` of calls placed from the console. */
   accountNumber: string;
   /** False for a real-time clock, which the console cannot move. */
