@@ -11,7 +11,7 @@ export interface ListeningSandbox {
   port: number;
   /** The console page, when `listen()` was given `console: true`. */
   consoleUrl?: string;
-  /** Stops the server; resolves once it is closed. */
+  /** Stops the server, ending requests in flight; resolves once it is closed (again at a second call). */
   close(): Promise<void>;
 }
 
@@ -180,13 +180,18 @@ export async function listenOnLoopback(
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   origin = `http://127.0.0.1:${actualPort}`;
+  // Once: a second close() (a test's own, then its afterEach) waits for the same one.
+  let closed: Promise<void> | undefined;
   return {
     url: origin,
     port: actualPort,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: () => {
+      closed ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
+        // Ends requests in flight too: a hanging fault's request is aborted with its socket.
         server.closeAllConnections();
-      }),
+      });
+      return closed;
+    },
   };
 }

@@ -10,6 +10,7 @@ import { type CorsOption, withCors } from './cors.js';
 import {
   Credentials,
   DEFAULT_API_KEY,
+  DEFAULT_CALLBACK_SECRET,
   DEFAULT_CLIENT,
   type SandboxApiKey,
   type SandboxClient,
@@ -81,8 +82,9 @@ export interface Sandbox {
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
   /**
    * Serves the sandbox over HTTP on 127.0.0.1 (port 0: any free port). `cors: true` answers
-   * preflights and lets pages of any origin call it (a string: that origin only), for browser
-   * code using an `accessToken`; off by default. `console: true` also serves the console, a page
+   * preflights and lets pages served from `localhost`, `127.0.0.1` or `[::1]` (any port) call it,
+   * for browser code using an `accessToken`; a string or a list names the origins allowed instead
+   * (`['https://app.example']`). A request from any other page's origin is 403. Off by default. `console: true` also serves the console, a page
    * that shows calls, deliveries and requests live and drives the sandbox, at `consoleUrl`
    * (`/_console/`); off by default.
    */
@@ -206,7 +208,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     clock,
     webhooks,
     deliverer,
-    options.callbackSecret ?? 'sandbox_callback_secret',
+    options.callbackSecret ?? DEFAULT_CALLBACK_SECRET,
     (): CallStore => calls,
   );
   const calls: CallStore = new CallStore(clock, (call, previous, firstAnswer) => {
