@@ -149,14 +149,22 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
 }
 
 /**
- * Serves `handle` with node:http on 127.0.0.1 only. node:http is imported here, inside the
- * function, so the testing entry still loads in runtimes without it.
+ * node:http, loaded when `listen()` is called. The specifier is a variable so that no build turns
+ * it into a static `require("node:http")` (the CommonJS build makes one of a literal `import()`)
+ * and no bundler tries to resolve it: the testing entry bundles for a browser with no setting,
+ * and loads in runtimes without node:http.
  */
+function nodeHttp(): Promise<typeof import('node:http')> {
+  const specifier = 'node:http';
+  return import(/* webpackIgnore: true */ /* @vite-ignore */ specifier);
+}
+
+/** Serves `handle` with node:http on 127.0.0.1 only. */
 export async function listenOnLoopback(
   handle: (request: Request) => Promise<Response>,
   port = 0,
 ): Promise<ListeningSandbox> {
-  const { createServer } = await import('node:http');
+  const { createServer } = await nodeHttp();
   let origin = '';
   const server = createServer((req, res) => {
     // Everything inside the chain: whatever a request holds, its failure is a 500, never a crash.
