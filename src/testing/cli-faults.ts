@@ -1,4 +1,4 @@
-import { type ActiveFault, FAULT_KINDS, type FaultInit, type FaultKind } from './faults.js';
+import { describeFault, FAULT_KINDS, type FaultInit, type FaultKind } from './faults.js';
 import { consoleWorldOf, type Sandbox } from './sandbox.js';
 
 export const FAULTS_HELP = `  fault [<method>] <path> <kind> [<times>] [status=<n>] [retryAfter=<s>] [delayMs=<ms>]
@@ -12,21 +12,6 @@ export const FAULTS_HELP = `  fault [<method>] <path> <kind> [<times>] [status=<
       removes every fault, or one`;
 
 const OPTIONS = new Set(['status', 'retryAfter', 'delayMs']);
-
-/** One line per fault: `fault_1 POST /v2/calls drop_after, 1 hit of 1`. */
-export function faultLine(fault: ActiveFault): string {
-  const detail =
-    fault.kind === 'status'
-      ? ` ${fault.status}`
-      : fault.kind === 'rate_limit'
-        ? ` retryAfter=${fault.retryAfter}`
-        : fault.kind === 'delay'
-          ? ` delayMs=${fault.delayMs}`
-          : '';
-  const of = fault.times === null ? ', until cleared' : ` of ${fault.times}`;
-  const hits = `${fault.hits} ${fault.hits === 1 ? 'hit' : 'hits'}`;
-  return `${fault.id} ${fault.method ?? 'any'} ${fault.path} ${fault.kind}${detail}, ${hits}${of}`;
-}
 
 /** `fault …`: the init its words give; throws an Error naming what is wrong. */
 function faultInit(args: readonly string[]): FaultInit {
@@ -57,10 +42,10 @@ export function faultCommand(sandbox: Sandbox, command: 'fault' | 'faults', args
   if (command === 'fault') {
     const { id } = sandbox.injectFault(faultInit(args));
     const added = sandbox.faults.find((fault) => fault.id === id);
-    return added ? faultLine(added) : id;
+    return added ? describeFault(added) : id;
   }
   if (args.length === 0) {
-    const lines = sandbox.faults.map(faultLine);
+    const lines = sandbox.faults.map(describeFault);
     return lines.length === 0 ? 'no faults in force' : lines.join('\n');
   }
   const [verb, id, ...rest] = args;

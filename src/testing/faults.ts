@@ -189,6 +189,21 @@ export class Faults {
   }
 }
 
+/** One line for a fault, as the CLI and the console show it: `fault_1 POST /v2/calls drop_after, 1 hit of 1`. */
+export function describeFault(fault: ActiveFault): string {
+  const detail =
+    fault.kind === 'status'
+      ? ` ${fault.status}`
+      : fault.kind === 'rate_limit'
+        ? ` retryAfter=${fault.retryAfter}`
+        : fault.kind === 'delay'
+          ? ` delayMs=${fault.delayMs}`
+          : '';
+  const of = fault.times === null ? ', until cleared' : ` of ${fault.times}`;
+  const hits = `${fault.hits} ${fault.hits === 1 ? 'hit' : 'hits'}`;
+  return `${fault.id} ${fault.method ?? 'any'} ${fault.path} ${fault.kind}${detail}, ${hits}${of}`;
+}
+
 /** The code of an injected status, as SPEC.md's Errors table pairs them. */
 export function codeOfStatus(status: number): ErrorCode {
   const codes: Record<number, ErrorCode> = {
