@@ -37,6 +37,8 @@ export interface DeliveryRecord {
   eventId: string;
   type: string;
   url: string;
+  /** The registration it was sent for (`wh_…`); `null` for a `callback_url` notification. */
+  webhookId: string | null;
   attempt: number;
   /** The receiver's status, `null` when no answer came. */
   status: number | null;

@@ -70,6 +70,7 @@ export const recordDelivery =
       eventId: delivery.event.id,
       type: delivery.event.type,
       url: delivery.url,
+      webhookId: delivery.webhookId,
       attempt: delivery.attempt,
       status: delivery.status,
       body: delivery.body,

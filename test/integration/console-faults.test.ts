@@ -42,8 +42,8 @@ async function openConsole(): Promise<Page> {
   return page;
 }
 
-const eventRow = (page: Page, eventId: string, url: string) =>
-  page.getByRole('listitem', { name: `${eventId} to ${url}`, exact: true });
+const eventRow = (page: Page, eventId: string, url: string, webhookId: string) =>
+  page.getByRole('listitem', { name: `${eventId} to ${url} (${webhookId})`, exact: true });
 
 beforeAll(async () => {
   browser = await chromium.launch({
@@ -122,12 +122,12 @@ it('shows a failing receiver’s reason, escaped and bounded; failing now follow
   await sandbox.idle();
   const page = await openConsole();
 
-  const refused = eventRow(page, 'evt_00000001', refusing);
+  const refused = eventRow(page, 'evt_00000001', refusing, 'wh_000001');
   await refused.filter({ hasText: 'failed: 401' }).filter({ hasText: '(signature_mismatch)' }).waitFor();
   await refused.getByText('Attempts, body and signature').click();
   await refused.getByText('Reason: signature_mismatch').waitFor();
 
-  const html = eventRow(page, 'evt_00000001', shouting);
+  const html = eventRow(page, 'evt_00000001', shouting, 'wh_000002');
   await html.filter({ hasText: 'failed: 500' }).waitFor();
   const reason = await html.locator('.event-head .why-answer').textContent();
   expect(reason).toBe(`(<b>down</b>${'x'.repeat(189)}…)`);
@@ -161,10 +161,34 @@ it('counts every attempt when the page keeps only the latest 50', async () => {
     await sandbox.idle();
   }
   const page = await openConsole();
-  const row = eventRow(page, 'evt_00000001', url);
+  const row = eventRow(page, 'evt_00000001', url, 'wh_000001');
   await row.filter({ hasText: '53 attempts (the latest 50 shown)' }).waitFor();
   await row.getByText('Attempts, body and signature').click();
-  const attempts = row.getByRole('list', { name: `Attempts of evt_00000001 to ${url}` });
+  const attempts = row.getByRole('list', { name: `Attempts of evt_00000001 to ${url} (wh_000001)` });
   expect(await attempts.locator('> li').first().textContent()).toMatch(/^#4 at /);
   expect(await attempts.locator('> li').last().textContent()).toMatch(/^#53 at /);
+}, 60_000);
+
+it('shows one row per registration when two share a URL, each with its webhook id, resent on its own', async () => {
+  const url = await startReceiver(500, JSON.stringify({ error: 'handler_failed' }));
+  const api = client();
+  await api.webhooks.create({ url, events: ['call.incoming'] });
+  await api.webhooks.create({ url, events: ['call.incoming'] });
+  sandbox.simulateIncomingCall({ from: '+15557650001' });
+  await sandbox.idle();
+  const page = await openConsole();
+  for (const webhookId of ['wh_000001', 'wh_000002']) {
+    const row = eventRow(page, 'evt_00000001', url, webhookId);
+    await row.filter({ hasText: 'failed: 500' }).filter({ hasText: '1 attempt,' }).waitFor();
+    expect(await row.locator('.webhook-id').textContent()).toBe(webhookId);
+  }
+  await page.getByText('failing now: 2').waitFor();
+
+  const second = eventRow(page, 'evt_00000001', url, 'wh_000002');
+  await second.getByRole('button', { name: `Resend evt_00000001 to ${url} (wh_000002)` }).click();
+  await second.filter({ hasText: '2 attempts' }).waitFor();
+  await sandbox.idle();
+  const attempts = sandbox.deliveries.map((delivery) => `${delivery.webhookId} #${delivery.attempt}`);
+  expect(attempts.sort()).toEqual(['wh_000001 #1', 'wh_000002 #1', 'wh_000002 #2']);
+  await eventRow(page, 'evt_00000001', url, 'wh_000001').filter({ hasText: '1 attempt,' }).waitFor();
 }, 60_000);

@@ -72,9 +72,9 @@ async function openConsole(viewport = { width: 1280, height: 800 }): Promise<Pag
   return page;
 }
 
-/** The row of event `eventId` to `url`. */
-const eventRow = (page: Page, eventId: string, url: string) =>
-  page.getByRole('listitem', { name: `${eventId} to ${url}`, exact: true });
+/** The row of event `eventId` to `url` for registration `webhookId`. */
+const eventRow = (page: Page, eventId: string, url: string, webhookId = 'wh_000001') =>
+  page.getByRole('listitem', { name: `${eventId} to ${url} (${webhookId})`, exact: true });
 
 async function seriousViolations(page: Page) {
   // axe-core's own source from node_modules, run inside the page: nothing is fetched.
@@ -146,11 +146,15 @@ it('shows each attempt’s answer, tells no-answer causes apart, groups attempts
     .waitFor();
   await eventRow(page, 'evt_00000003', receiver.url).filter({ hasText: 'no answer: timed out' }).waitFor();
   for (const id of ['evt_00000001', 'evt_00000002', 'evt_00000003']) {
-    await eventRow(page, id, refusing.url).filter({ hasText: 'no answer: connection refused' }).waitFor();
+    await eventRow(page, id, refusing.url, 'wh_000002')
+      .filter({ hasText: 'no answer: connection refused' })
+      .waitFor();
   }
   await page.getByText('failing now: 6').waitFor();
   await first.getByText('Attempts, body and signature').click();
-  const attempt = first.getByRole('list', { name: `Attempts of evt_00000001 to ${receiver.url}` });
+  const attempt = first.getByRole('list', {
+    name: `Attempts of evt_00000001 to ${receiver.url} (wh_000001)`,
+  });
   expect(await attempt.textContent()).toMatch(/#1 at 09:00:00: failed: 500 in \d+ ms/);
   expect(await attempt.getByLabel('Response headers of attempt 1').textContent()).toContain(
     'x-receiver: test',
@@ -163,7 +167,9 @@ it('shows each attempt’s answer, tells no-answer causes apart, groups attempts
   expect(await first.locator('pre.payload').textContent()).toBe(
     JSON.stringify(JSON.parse(sent?.body ?? ''), null, 2),
   );
-  await first.getByRole('button', { name: `Copy body of evt_00000001 to ${receiver.url}` }).click();
+  await first
+    .getByRole('button', { name: `Copy body of evt_00000001 to ${receiver.url} (wh_000001)` })
+    .click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(sent?.body);
 
   // Item 4: filters — URL, failed only, event type, call id.
@@ -189,11 +195,13 @@ it('shows each attempt’s answer, tells no-answer causes apart, groups attempts
   await expect.poll(() => page.locator('li.event:visible').count()).toBe(8);
 
   // Item 3: resend a delivered event; copy one as curl and run it; resend all failed.
-  await first.getByRole('button', { name: `Resend evt_00000001 to ${receiver.url}` }).click();
+  await first.getByRole('button', { name: `Resend evt_00000001 to ${receiver.url} (wh_000001)` }).click();
   await first.filter({ hasText: '3 attempts' }).waitFor();
   expect(await attempt.textContent()).toContain('(resent by hand)');
   const before = receiver.received.length;
-  await first.getByRole('button', { name: `Copy as curl evt_00000001 to ${receiver.url}` }).click();
+  await first
+    .getByRole('button', { name: `Copy as curl evt_00000001 to ${receiver.url} (wh_000001)` })
+    .click();
   const curl = await page.evaluate(() => navigator.clipboard.readText());
   // The receiver runs in this process: the command runs beside it, never blocking it.
   await promisify(execFile)('sh', ['-c', curl], { timeout: 5_000 });
@@ -220,7 +228,9 @@ it('keeps an expanded row open, focus on its control and the scroll position whi
   const page = await openConsole({ width: 1280, height: 600 });
   const row = eventRow(page, 'evt_00000003', receiver.url);
   await row.getByText('Attempts, body and signature').click();
-  const copyCurl = row.getByRole('button', { name: `Copy as curl evt_00000003 to ${receiver.url}` });
+  const copyCurl = row.getByRole('button', {
+    name: `Copy as curl evt_00000003 to ${receiver.url} (wh_000001)`,
+  });
   await copyCurl.focus();
   await row.evaluate((node) => node.scrollIntoView({ block: 'center' }));
   const top = (await row.boundingBox())?.y;
@@ -233,7 +243,7 @@ it('keeps an expanded row open, focus on its control and the scroll position whi
 
   expect(await row.locator('details').evaluate((node) => (node as HTMLDetailsElement).open)).toBe(true);
   expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
-    `Copy as curl evt_00000003 to ${receiver.url}`,
+    `Copy as curl evt_00000003 to ${receiver.url} (wh_000001)`,
   );
   expect(Math.abs(((await row.boundingBox())?.y ?? 0) - (top ?? 0))).toBeLessThanOrEqual(2);
 }, 60_000);

@@ -21,7 +21,7 @@ const state = {
   /** Highest record seq seen: a fresh snapshot (after a reconnect) only adds what is newer. */
   lastSeq: 0,
   requests: [],
-  /** @type {Map<string, ReturnType<typeof newEvent>>} by `${eventId} ${url}`, oldest first */
+  /** @type {Map<string, ReturnType<typeof newEvent>>} by `eventKey`, oldest first */
   events: new Map(),
   /** @type {Map<string, {id: string, direction: string, from: string, to: string, status: string, transitions: {status: string, at: number}[]}>} */
   calls: new Map(),
@@ -123,7 +123,10 @@ function trim(map, limit, dropped = () => {}) {
   }
 }
 
-// ——— Deliveries: one row per event and URL, its attempts inside ———
+// ——— Deliveries: one row per event and registration (or callback), its attempts inside ———
+
+/** Two registrations of one URL are two rows: each gets every event, and each is retried on its own. */
+const eventKey = (record) => `${record.eventId} ${record.url} ${record.webhookId ?? 'callback'}`;
 
 /** A shell-quoted word: the curl command must survive any body. */
 const quote = (text) => `'${String(text).replaceAll("'", `'\\''`)}'`;
@@ -185,12 +188,12 @@ function finalState(event) {
 }
 
 function newEvent(record) {
-  const key = `${record.eventId} ${record.url}`;
   const event = {
-    key,
+    key: eventKey(record),
     eventId: record.eventId,
     type: record.type,
     url: record.url,
+    webhookId: record.webhookId,
     callId: callIdOf(record.body),
     attempts: [],
     node: undefined,
@@ -201,7 +204,7 @@ function newEvent(record) {
 
 /** The row of an event, made once; `updateEvent` changes its text in place. */
 function eventNode(event) {
-  const label = `${event.eventId} to ${event.url}`;
+  const label = `${event.eventId} to ${event.url} (${event.webhookId ?? 'callback'})`;
   const parts = {
     badge: el('span', { class: 'badge' }),
     answer: el('span', { class: 'answer' }),
@@ -232,6 +235,7 @@ function eventNode(event) {
       el('strong', { class: 'type' }, event.type),
       el('code', {}, event.eventId),
       event.callId ? el('span', { class: 'call-id' }, event.callId) : undefined,
+      el('span', { class: 'webhook-id' }, event.webhookId ?? 'callback'),
       el('span', { class: 'url' }, event.url),
       parts.meta,
     ),
@@ -304,7 +308,7 @@ function updateEvent(event) {
 }
 
 function addDelivery(record) {
-  const key = `${record.eventId} ${record.url}`;
+  const key = eventKey(record);
   let event = state.events.get(key);
   if (!event) {
     event = newEvent(record);
@@ -371,7 +375,7 @@ function renderDeliveries() {
 }
 
 async function resendEvent(event) {
-  if (await act('resend', { eventId: event.eventId, url: event.url })) {
+  if (await act('resend', { eventId: event.eventId, url: event.url, webhookId: event.webhookId })) {
     notify(`Resending ${event.eventId} to ${event.url}`);
   }
 }
