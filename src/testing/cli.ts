@@ -80,8 +80,8 @@ async function main(): Promise<void> {
   export TELEPHONY_BASE_URL=${server.url} TELEPHONY_CLIENT_ID=${clientId} TELEPHONY_CLIENT_SECRET=${clientSecret} TELEPHONY_API_KEY=${apiKey}
 
 Type help for the commands that simulate an incoming call, e.g. incoming +15551234567 answered,
-inject a fault, e.g. fault POST /v2/calls drop_after 1, and rate for the rate report
-(also ${server.url}/_console/rate).
+and rate for the rate report (also ${server.url}/_console/rate).
+Type fault to make requests fail, e.g. fault POST /v2/calls drop_after 1 (faults lists them).
 Ctrl+C to stop.`);
   void readCommands(sandbox, process.stdin);
   consoleWorldOf(sandbox).activity.subscribe((record) => {
