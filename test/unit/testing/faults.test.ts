@@ -2,7 +2,7 @@ import { http } from 'msw';
 import { setupServer } from 'msw/node';
 import { APIConnectionError, TelephonyClient } from 'telephony-sdk';
 import { createSandbox, type Sandbox } from 'telephony-sdk/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { consoleWorldOf } from '../../../src/testing/sandbox.js';
 import { BASE, rawSandbox } from './helpers.js';
 
@@ -254,6 +254,22 @@ describe('faults over mswHandlers', () => {
     expect((await client.calls.listRecent()).items).toHaveLength(1);
     sandbox.injectFault({ path: '/v2/calls/recent', kind: 'status', status: 500, times: 1 });
     await expect(client.calls.listRecent()).rejects.toMatchObject({ status: 500 });
+  });
+
+  it('a hang under msw ends when the request is aborted, with nothing for msw to report', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const sandbox = createSandbox();
+    server.use(...sandbox.mswHandlers(http, { baseUrl: BASE }));
+    const client = clientOf(sandbox, (input, init) => globalThis.fetch(input, init));
+    const fault = sandbox.injectFault({ path: '/v2/calls/recent', kind: 'hang' });
+    const controller = new AbortController();
+    const listing = client.calls.listRecent({}, { signal: controller.signal });
+    await expect.poll(() => fault.hits).toBe(1);
+    controller.abort();
+    await expect(listing).rejects.toThrow();
+    fault.clear();
+    expect((await client.calls.listRecent()).items).toEqual([]);
+    expect(logged).not.toHaveBeenCalled();
   });
 });
 
