@@ -9,6 +9,8 @@ export interface RequestEvent {
   url: string;
   /** 0 for the first try, 1 for the first retry, … */
   attempt: number;
+  /** The id the SDK gave the call: the same for each of its attempts, and on the error it may reject with. */
+  requestId: string;
 }
 
 /** Payload of `'response'`: emitted when an attempt got an HTTP answer, whatever its status. */

@@ -9,7 +9,7 @@ import type { TraceSpan as Span } from '../../shared/tracer.js';
 export interface Operation {
   readonly span: Span;
   /** Starts an attempt's `CLIENT` span and names it in `headers` (`traceparent`). */
-  startAttempt(method: string, url: string, resends: number, headers: Headers): Span;
+  startAttempt(method: string, url: string, resends: number, headers: Record<string, string>): Span;
   /** Ends an attempt's span with its answer's status, or with the error class of an attempt that got none. */
   endAttempt(span: Span, status: number | undefined, errorType?: string): void;
   /** A wait, as an event on the operation's span. */

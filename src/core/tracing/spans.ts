@@ -77,9 +77,9 @@ export function traced<R extends PromiseLike<unknown>>(
       const { traceId, spanId, traceFlags, traceState } = attempt.spanContext();
       // A no-op tracer's span has the invalid all-zero trace id, which must not be sent.
       if (/[^0]/.test(traceId)) {
-        headers.set('traceparent', `00-${traceId}-${spanId}-0${traceFlags & 1}`);
+        headers.traceparent = `00-${traceId}-${spanId}-0${traceFlags & 1}`;
         const state = traceState?.serialize();
-        if (state) headers.set('tracestate', state);
+        if (state) headers.tracestate = state;
       }
       return attempt;
     },
