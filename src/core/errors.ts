@@ -1,6 +1,5 @@
-import { TelephonyError } from '../shared/telephony-error.js';
-
 import type { CallOutcome } from '../shared/telephony-error.js';
+import { TelephonyError } from '../shared/telephony-error.js';
 
 export type { AttemptRecord, CallOutcome } from '../shared/telephony-error.js';
 export { TelephonyError };

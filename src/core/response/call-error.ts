@@ -2,9 +2,9 @@ import {
   APIConnectionError,
   APIError,
   type APIErrorInit,
-  type ApiVersion,
   APITimeoutError,
   type APIUserAbortError,
+  type ApiVersion,
   type AttemptRecord,
   AuthenticationError,
   BadRequestError,
@@ -13,7 +13,7 @@ import {
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
-  TelephonyError,
+  type TelephonyError,
 } from '../errors.js';
 import { clip } from '../zod-issues.js';
 import { redactor } from './redact.js';
@@ -21,7 +21,13 @@ import { redactor } from './redact.js';
 /** How the call's last attempt ended, as the transport saw it. */
 export type Failure =
   /** A non-2xx answer, its body read up to `maxResponseBytes` (`cutAt` set when it was longer). */
-  | { kind: 'answer'; response: Response; text: string; cutAt: number | undefined; retryAfterMs: number | undefined }
+  | {
+      kind: 'answer';
+      response: Response;
+      text: string;
+      cutAt: number | undefined;
+      retryAfterMs: number | undefined;
+    }
   /** No answer's headers within the attempt's `timeout`. */
   | { kind: 'timeout' }
   /** No HTTP answer: `codes` are the system codes behind it, `neverSent` when they prove nothing left. */
@@ -57,15 +63,19 @@ export interface CallFacts {
 }
 
 /** The class of a status that has one of its own (5xx all `InternalServerError`; 0 for a redirect). */
-const CLASS_BY_STATUS: Record<number, new (init: APIErrorInit & { retryAfter: number | undefined }) => APIError> =
-  {
-    400: BadRequestError,
-    401: AuthenticationError,
-    403: PermissionDeniedError,
-    404: NotFoundError,
-    429: RateLimitError,
-    500: InternalServerError,
-  };
+const CLASS_BY_STATUS: Record<
+  number,
+  new (
+    init: APIErrorInit & { retryAfter: number | undefined },
+  ) => APIError
+> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  429: RateLimitError,
+  500: InternalServerError,
+};
 
 /**
  * The one mapping from how a call ended to the error it rejects with, carrying `outcome`, `attempts`
@@ -85,7 +95,10 @@ function errorAndOutcome(failure: Failure, call: CallFacts): { error: TelephonyE
     case 'answer': {
       const { status } = failure.response;
       // A 5xx to a POST may come after the call was placed; any other answer says what was done.
-      return { error: errorFromAnswer(failure, call), outcome: status >= 500 && !call.idempotent ? 'unknown' : 'rejected' };
+      return {
+        error: errorFromAnswer(failure, call),
+        outcome: status >= 500 && !call.idempotent ? 'unknown' : 'rejected',
+      };
     }
     case 'timeout':
       return { error: timedOut(call.operation, call.timeout), outcome: 'unknown' };
@@ -134,7 +147,9 @@ function heldBack(failure: Extract<Failure, { kind: 'held_back' }>, call: CallFa
 /** The message of an error whose request may have been carried out: what is known, and to check. */
 function lostAnswer(operation: string, message: string): string {
   const what = operation === 'POST /v2/calls' ? 'placed this call' : 'carried out this request';
-  const detail = message.startsWith(operation) ? message.slice(operation.length).replace(/^:? /, '') : message;
+  const detail = message.startsWith(operation)
+    ? message.slice(operation.length).replace(/^:? /, '')
+    : message;
   return `${operation}: the service may have ${what}; its answer was lost (${detail}). Check before retrying.`;
 }
 
@@ -143,7 +158,11 @@ function lostAnswer(operation: string, message: string): string {
  * message: an upstream cannot forge a log line or a terminal sequence.
  */
 export function escapeControls(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => CONTROL_NAMES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (c) => CONTROL_NAMES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 const CONTROL_NAMES: Record<string, string> = { '\r': '\\r', '\n': '\\n', '\t': '\\t' };
 

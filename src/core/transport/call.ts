@@ -1,7 +1,13 @@
 import ky, { type KyInstance, type Options, TimeoutError } from 'ky';
 import type { Credential } from '../auth/credentials.js';
 import type { Clock } from '../clock.js';
-import { APIError, type ApiVersion, APIUserAbortError, type AttemptRecord, TelephonyError } from '../errors.js';
+import {
+  APIError,
+  APIUserAbortError,
+  type ApiVersion,
+  type AttemptRecord,
+  TelephonyError,
+} from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import type { Pacing } from '../pacing/pacing.js';
 import { SAFETY_MS } from '../pacing/plans.js';
@@ -9,7 +15,14 @@ import { type CallFacts, callError, type Failure } from '../response/call-error.
 import type { Operation } from '../tracing/current.js';
 import type { HttpMethod } from '../types.js';
 import { bodyStart, discard, readText } from './read-body.js';
-import { decide, failureCodes, mayHaveActed, type Outcome, parseRetryAfter, provablyNeverSent } from './retry.js';
+import {
+  decide,
+  failureCodes,
+  mayHaveActed,
+  type Outcome,
+  parseRetryAfter,
+  provablyNeverSent,
+} from './retry.js';
 import { abortable, sleep, userAbort } from './signals.js';
 
 /** The limits of one call: the client's options under the call's own. */
@@ -139,7 +152,8 @@ export class Caller {
         const paced = await this.#pace(plan, after429);
         if (typeof paced === 'object') throw fail(paced);
         waitedMs += paced;
-        headers = bearer === undefined ? plan.headers : { ...plan.headers, authorization: `Bearer ${bearer}` };
+        headers =
+          bearer === undefined ? plan.headers : { ...plan.headers, authorization: `Bearer ${bearer}` };
       } catch (error) {
         throw isCallError(error) ? error : fail(failureOf(error, signal, false));
       }
@@ -156,9 +170,15 @@ export class Caller {
       } catch (error) {
         record.ms = Date.now() - startedAt;
         const failure = failureOf(error, signal, true);
-        record.error = failure.kind === 'timeout' ? 'APITimeoutError' : failure.kind === 'abort' ? 'APIUserAbortError' : 'APIConnectionError';
+        record.error =
+          failure.kind === 'timeout'
+            ? 'APITimeoutError'
+            : failure.kind === 'abort'
+              ? 'APIUserAbortError'
+              : 'APIConnectionError';
         // A cancelled attempt is no failure of the attempt (HTTP semantic conventions): no error.type.
-        if (span !== undefined) op?.endAttempt(span, undefined, failure.kind === 'abort' ? undefined : record.error);
+        if (span !== undefined)
+          op?.endAttempt(span, undefined, failure.kind === 'abort' ? undefined : record.error);
         const outcome = outcomeOf(failure);
         const decision = outcome === undefined ? undefined : decide(outcome, state, policy);
         if (outcome === undefined || decision?.action !== 'wait') throw fail(failure);
@@ -173,7 +193,8 @@ export class Caller {
       record.status = status;
       if (span !== undefined) op?.endAttempt(span, status);
       this.#events.emit('response', { method, url, attempt, requestId, status, durationMs: record.ms });
-      if (response.ok) return { response, body: await this.#read(plan, response, startedAt, fail), gone: false };
+      if (response.ok)
+        return { response, body: await this.#read(plan, response, startedAt, fail), gone: false };
       // Read once per answer: the pause, the wait and the error's `retryAfter` all come from it.
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
       if (status === 429) this.#paused(plan, response, retryAfterMs);
@@ -214,7 +235,9 @@ export class Caller {
    */
   #fetch(request: Request, init?: RequestInit): Promise<Response> {
     // globalThis.fetch is read per call so a fetch patched after construction (msw) is used.
-    return this.#customFetch === undefined ? globalThis.fetch(request, init) : this.#customFetch(request, init);
+    return this.#customFetch === undefined
+      ? globalThis.fetch(request, init)
+      : this.#customFetch(request, init);
   }
 
   /** A 2xx answer's body, parsed as the plan says (within the attempt's deadline); a download's is not read. */
@@ -379,7 +402,12 @@ function outcomeOf(failure: Failure): Outcome | undefined {
 /** What a failed attempt (or the steps before it: `sent` false) threw, as a failure to map. */
 function failureOf(error: unknown, signal: AbortSignal | undefined, sent: boolean): Failure {
   // ky rejects with the signal's reason when the caller aborts a request in flight.
-  if (signal?.aborted) return { kind: 'abort', error: error instanceof APIUserAbortError ? error : userAbort(signal), inFlight: sent };
+  if (signal?.aborted)
+    return {
+      kind: 'abort',
+      error: error instanceof APIUserAbortError ? error : userAbort(signal),
+      inFlight: sent,
+    };
   if (error instanceof APIUserAbortError) return { kind: 'abort', error, inFlight: sent };
   if (error instanceof TelephonyError) return { kind: 'refused', error };
   if (error instanceof TimeoutError) return { kind: 'timeout' };

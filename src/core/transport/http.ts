@@ -19,7 +19,7 @@ import { joinUrl } from '../request/url.js';
 import { parseJson, parseLenient } from '../response/body.js';
 import { currentOperation } from '../tracing/current.js';
 import type { RawRequest, RequestOptions, Transport } from '../types.js';
-import { type CallLimits, type CallPlan, Caller } from './call.js';
+import { Caller, type CallLimits, type CallPlan } from './call.js';
 import { follow, type Link, releasing } from './signals.js';
 
 const TOKEN_PATH = '/v2/oauth/token';
@@ -189,7 +189,8 @@ export class HttpTransport implements Transport {
     return {
       timeout: options.timeout ?? limits.timeout,
       maxRetries: options.maxRetries ?? limits.maxRetries,
-      maxRetryAfterMs: options.maxRetryAfter === undefined ? limits.maxRetryAfterMs : options.maxRetryAfter * 1000,
+      maxRetryAfterMs:
+        options.maxRetryAfter === undefined ? limits.maxRetryAfterMs : options.maxRetryAfter * 1000,
       maxResponseBytes: options.maxResponseBytes ?? limits.maxResponseBytes,
     };
   }

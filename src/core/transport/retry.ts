@@ -63,7 +63,8 @@ export function decide(
   options: PolicyOptions,
   random: number = Math.random(),
 ): Decision {
-  if (outcome.kind === 'answer' && outcome.status === 401 && !attempt.repeated401) return { action: 'repeat_401' };
+  if (outcome.kind === 'answer' && outcome.status === 401 && !attempt.repeated401)
+    return { action: 'repeat_401' };
   if (attempt.retries >= options.maxRetries) return GIVE_UP;
   let reason: RetryReason;
   if (outcome.kind === 'answer') {

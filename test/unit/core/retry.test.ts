@@ -247,11 +247,16 @@ describe('Retry-After', () => {
 
 describe('policy', () => {
   const GET = { maxRetries: 99, maxRetryAfterMs: 60_000, idempotent: true };
-  const after = (retries: number) => ({ retries, repeated401: true });
+  const retried = (retries: number) => ({ retries, repeated401: true });
 
   it('backoff is min(8 s, 0.5 s · 2^n): half fixed, half random', () => {
     const delay = (retries: number, random: number) => {
-      const d = decide({ kind: 'answer', status: 500, retryAfterMs: undefined }, after(retries), GET, random);
+      const d = decide(
+        { kind: 'answer', status: 500, retryAfterMs: undefined },
+        retried(retries),
+        GET,
+        random,
+      );
       return d.action === 'wait' ? d.ms : undefined;
     };
     const ceilings = [500, 1000, 2000, 4000, 8000, 8000, 8000];
@@ -269,8 +274,8 @@ describe('policy', () => {
       { kind: 'timeout' },
       { kind: 'connection', neverSent: true },
     ] as const) {
-      expect(decide(outcome, after(1), two, 0)).toMatchObject({ action: 'wait' });
-      expect(decide(outcome, after(2), two, 0)).toEqual({ action: 'give_up' });
+      expect(decide(outcome, retried(1), two, 0)).toMatchObject({ action: 'wait' });
+      expect(decide(outcome, retried(2), two, 0)).toEqual({ action: 'give_up' });
     }
   });
 
@@ -283,23 +288,23 @@ describe('policy', () => {
 
   it('waits a Retry-After exactly, and gives up at once past maxRetryAfter', () => {
     const limited = { kind: 'answer', status: 429, retryAfterMs: 60_001 } as const;
-    expect(decide({ ...limited, retryAfterMs: 60_000 }, after(0), GET)).toEqual({
+    expect(decide({ ...limited, retryAfterMs: 60_000 }, retried(0), GET)).toEqual({
       action: 'wait',
       ms: 60_000,
       reason: 'status 429',
     });
-    expect(decide(limited, after(0), GET)).toEqual({ action: 'give_up' });
+    expect(decide(limited, retried(0), GET)).toEqual({ action: 'give_up' });
   });
 
   it('caps the backoff at 8 s', () => {
-    const d = decide({ kind: 'timeout' }, after(10), GET, 0.999);
+    const d = decide({ kind: 'timeout' }, retried(10), GET, 0.999);
     expect(d).toMatchObject({ action: 'wait' });
     expect(d.action === 'wait' && d.ms).toBeLessThanOrEqual(8000);
   });
 
   it("names the reason: 'status 503', 'timeout', 'connection'", () => {
     const reason = (outcome: Parameters<typeof decide>[0]) => {
-      const d = decide(outcome, after(0), GET, 0);
+      const d = decide(outcome, retried(0), GET, 0);
       return d.action === 'wait' ? d.reason : undefined;
     };
     expect(reason({ kind: 'answer', status: 503, retryAfterMs: undefined })).toBe('status 503');
@@ -309,13 +314,15 @@ describe('policy', () => {
 
   it('POST timeouts, resets and 5xx are never retried; a 429 and a connection never made are', () => {
     const POST = { ...GET, idempotent: false };
-    expect(decide({ kind: 'timeout' }, after(0), POST)).toEqual({ action: 'give_up' });
-    expect(decide({ kind: 'connection', neverSent: false }, after(0), POST)).toEqual({ action: 'give_up' });
-    expect(decide({ kind: 'answer', status: 500, retryAfterMs: undefined }, after(0), POST)).toEqual({
+    expect(decide({ kind: 'timeout' }, retried(0), POST)).toEqual({ action: 'give_up' });
+    expect(decide({ kind: 'connection', neverSent: false }, retried(0), POST)).toEqual({ action: 'give_up' });
+    expect(decide({ kind: 'answer', status: 500, retryAfterMs: undefined }, retried(0), POST)).toEqual({
       action: 'give_up',
     });
-    expect(decide({ kind: 'connection', neverSent: true }, after(0), POST)).toMatchObject({ action: 'wait' });
-    expect(decide({ kind: 'answer', status: 429, retryAfterMs: undefined }, after(0), POST)).toMatchObject({
+    expect(decide({ kind: 'connection', neverSent: true }, retried(0), POST)).toMatchObject({
+      action: 'wait',
+    });
+    expect(decide({ kind: 'answer', status: 429, retryAfterMs: undefined }, retried(0), POST)).toMatchObject({
       action: 'wait',
     });
   });
