@@ -1,4 +1,5 @@
 import type { Tracer } from '../shared/tracer.js';
+import { BEARER_RULE, isHeaderSafe } from './auth/credentials.js';
 import type { Clock } from './clock.js';
 import { invalid } from './errors.js';
 import { PLANS, type RateLimit } from './pacing/plans.js';
@@ -129,10 +130,18 @@ function checkHeaderValue(value: unknown, option: string): void {
     fail(option, 'must have no control or non-Latin-1 character');
 }
 
-/** A non-empty string that can go into an HTTP header, as a credential must. */
+/** A non-empty string that can go into an HTTP header (the client id and secret go in the token request's form). */
 const checkString: Check = (value, option) => {
   if (value === '' || typeof value !== 'string') fail(option, 'must be a non-empty string');
   checkHeaderValue(value, option);
+};
+
+/**
+ * A bearer value (a static `accessToken`, an `apiKey`): the one rule every credential source keeps,
+ * the same the value of the `accessToken` function is held to (auth/credentials.ts).
+ */
+const checkBearer: Check = (value, option) => {
+  if (typeof value !== 'string' || !isHeaderSafe(value)) fail(option, `must be ${BEARER_RULE}`);
 };
 
 /**
@@ -203,9 +212,9 @@ const CLIENT_OPTIONS: Record<keyof ClientOptions, Check> = {
       fail(option, 'must name a scope (a string or array of strings)');
   },
   accessToken: (token, option) => {
-    if (typeof token !== 'function') checkString(token, option);
+    if (typeof token !== 'function') checkBearer(token, option);
   },
-  apiKey: checkString,
+  apiKey: checkBearer,
   ...LIMITS,
   fetch: (fetch, option) => {
     if (typeof fetch !== 'function') fail(option, 'must be a function');

@@ -86,9 +86,8 @@ export class HttpTransport implements Transport {
   }
 
   async send(request: RawRequest, options?: RequestOptions): Promise<unknown> {
-    const { lenient } = request;
     const plan = this.#plan(request, options, false, (text, status) =>
-      lenient ? parseLenient(text) : parseJson(text, status, plan.operation),
+      request.lenient ? parseLenient(text) : parseJson(text, status, plan.operation),
     );
     try {
       const result = await this.#caller.run(plan);
