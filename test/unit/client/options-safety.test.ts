@@ -83,9 +83,16 @@ describe('credentials that cannot go into an HTTP header value', () => {
   });
 
   it('a static accessToken or apiKey with a tab is refused at construction, as the accessToken function value is at the call', async () => {
-    refusal(() => testClient({ accessToken: 'at\tx', clientId: undefined, clientSecret: undefined }), 'accessToken');
+    refusal(
+      () => testClient({ accessToken: 'at\tx', clientId: undefined, clientSecret: undefined }),
+      'accessToken',
+    );
     refusal(() => testClient({ apiKey: 'ak\tx' }), 'apiKey');
-    const fromFunction = testClient({ accessToken: async () => 'at\tx', clientId: undefined, clientSecret: undefined });
+    const fromFunction = testClient({
+      accessToken: async () => 'at\tx',
+      clientId: undefined,
+      clientSecret: undefined,
+    });
     const error = await fromFunction.request({ method: 'GET', path: '/v2/x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect(error).toMatchObject({ issues: [{ path: 'accessToken' }], outcome: 'not_sent' });
