@@ -5,13 +5,11 @@ import {
   StaticCredential,
 } from '../auth/credentials.js';
 import { TOKEN_PARTS } from '../auth/token-parts.js';
-import type { Clock } from '../clock.js';
 import { invalid } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import { loadShared } from '../load.js';
-import { type ClientOptions, DEFAULTS, validateHeaders, validateRequestOptions } from '../options.js';
+import { type ResolvedOptions, validateHeaders, validateRequestOptions } from '../options.js';
 import { Pacing } from '../pacing/pacing.js';
-import { budgetOf } from '../pacing/plans.js';
 import { mergeHeaders } from '../request/headers.js';
 import { methodOf, operationName } from '../request/method.js';
 import { resolveTarget } from '../request/route.js';
@@ -44,17 +42,11 @@ export class HttpTransport implements Transport {
   readonly #limits: CallLimits;
   readonly #defaultHeaders: Record<string, string>;
 
-  constructor(options: ClientOptions, clock: Clock, events: ClientEmitter) {
-    const { accessToken, apiKey, clientId, clientSecret } = options;
-    const budget = budgetOf(options.rateLimit);
-    // The longest wait this client accepts, and so the longest a 429 of its own may pause the account.
-    const maxPauseMs = (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000;
+  constructor(options: ResolvedOptions, events: ClientEmitter) {
+    const { accessToken, apiKey, clientId, clientSecret, scope, clock } = options;
     const pacing = new Pacing(
-      () =>
-        loadShared().then((m) =>
-          m.sharedParts(options, budget, maxPauseMs, options.timeout ?? DEFAULTS.timeout, clock, events),
-        ),
-      budget !== undefined || options.sharedState !== undefined || clientSecret !== undefined,
+      () => loadShared().then((m) => m.sharedParts(options, events)),
+      options.budget !== undefined || options.sharedState !== undefined || clientSecret !== undefined,
     );
     const staticToken = typeof accessToken === 'string' ? accessToken : undefined;
     this.#caller = new Caller(options.fetch, clock, events, pacing, [clientSecret, apiKey, staticToken]);
@@ -63,7 +55,6 @@ export class HttpTransport implements Transport {
     if (typeof accessToken === 'function') this.#v2 = new CallbackCredential(accessToken);
     else if (staticToken !== undefined) this.#v2 = new StaticCredential(staticToken);
     else if (clientSecret !== undefined) {
-      const scope = Array.isArray(options.scope) ? options.scope.join(' ') : options.scope;
       const post = (form: string) => this.#postToken(form);
       this.#v2 = new LazyCredential(
         Promise.all([loadShared(), pacing.parts()]).then(([m, { guard, account }]) => {
@@ -76,13 +67,9 @@ export class HttpTransport implements Transport {
       );
     }
     if (apiKey !== undefined) this.#v1 = new StaticCredential(apiKey);
-    this.#limits = {
-      maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
-      timeout: options.timeout ?? DEFAULTS.timeout,
-      maxRetryAfterMs: maxPauseMs,
-      maxResponseBytes: options.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
-    };
-    this.#defaultHeaders = mergeHeaders({}, options.defaultHeaders, undefined);
+    const { maxRetries, timeout, maxRetryAfterMs, maxResponseBytes } = options;
+    this.#limits = { maxRetries, timeout, maxRetryAfterMs, maxResponseBytes };
+    this.#defaultHeaders = options.defaultHeaders;
   }
 
   async send(request: RawRequest, options?: RequestOptions): Promise<unknown> {
