@@ -12,7 +12,7 @@ import type { ClientEmitter } from '../events.js';
 import type { Pacing } from '../pacing/pacing.js';
 import { SAFETY_MS } from '../pacing/plans.js';
 import { type CallFacts, callError, type Failure } from '../response/call-error.js';
-import type { Operation } from '../tracing/current.js';
+import type { TracedCall } from '../tracing/current.js';
 import type { HttpMethod } from '../types.js';
 import { bodyStart, discard, readText } from './read-body.js';
 import {
@@ -51,7 +51,7 @@ export interface CallPlan {
   /** The API version, whose rate budget the call uses; `undefined` for the token request, which is not paced. */
   version: ApiVersion | undefined;
   /** The traced operation whose attempt spans this call's attempts are; `undefined` without a tracer. */
-  op: Operation | undefined;
+  op: TracedCall | undefined;
   headers: Record<string, string>;
   /** The body as sent: JSON, or the token request's form. */
   body: string | undefined;
@@ -98,7 +98,7 @@ export class Caller {
    * The traced operation that last asked a refreshable credential for a bearer: a token request,
    * which serves every call waiting for it, has its attempt spans under this one.
    */
-  asker: Operation | undefined;
+  asker: TracedCall | undefined;
 
   readonly #customFetch: typeof fetch | undefined;
 

@@ -15,7 +15,7 @@ import { methodOf, operationName } from '../request/method.js';
 import { resolveTarget } from '../request/route.js';
 import { joinUrl } from '../request/url.js';
 import { parseJson, parseLenient } from '../response/body.js';
-import { currentOperation } from '../tracing/current.js';
+import { currentTracedCall } from '../tracing/current.js';
 import type { RawRequest, RequestOptions, Transport } from '../types.js';
 import { Caller, type CallLimits, type CallPlan } from './call.js';
 import { follow, type Link, releasing } from './signals.js';
@@ -140,7 +140,7 @@ export class HttpTransport implements Transport {
         credential,
         secrets: request.secrets ?? [],
         version,
-        op: currentOperation(),
+        op: currentTracedCall(),
         headers,
         body,
         limits: this.#limitsOf(options),
