@@ -250,7 +250,8 @@ describe('faults over mswHandlers', () => {
     sandbox.injectFault({ method: 'POST', path: '/v2/calls', kind: 'drop_after', times: 1 });
     await expect(client.calls.create({ to: '+14155550123' })).rejects.toBeInstanceOf(APIConnectionError);
     sandbox.injectFault({ method: 'POST', path: '/v2/calls', kind: 'drop_before', times: 1 });
-    await expect(client.calls.create({ to: '+14155550123' })).rejects.toBeInstanceOf(APIConnectionError);
+    // The client cannot tell the two drops apart: both may have placed the call.
+    await expect(client.calls.create({ to: '+14155550123' })).rejects.toMatchObject({ outcome: 'unknown' });
     expect((await client.calls.listRecent()).items).toHaveLength(1);
     sandbox.injectFault({ path: '/v2/calls/recent', kind: 'status', status: 500, times: 1 });
     await expect(client.calls.listRecent()).rejects.toMatchObject({ status: 500 });
