@@ -1,18 +1,31 @@
-import type { APIError, APIErrorInit, ApiVersion } from '../errors.js';
-import type { clip } from '../zod-issues.js';
+import {
+  APIError,
+  type APIErrorInit,
+  type ApiVersion,
+  AuthenticationError,
+  BadRequestError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+} from '../errors.js';
+import { clip } from '../zod-issues.js';
 import { redactor } from './redact.js';
 
-/**
- * What the mapping uses of the code every client loads, handed in by error-parts.ts: a browser loads
- * this file as a chunk of its own (load.browser.ts), and importing that code here would make a bundler
- * split it off the first load into one more chunk that both share.
- */
-export interface MappingParts {
-  APIError: typeof APIError;
-  /** The class of a status that has one of its own (400, 401, 403, 404, 429; 500 for every 5xx). */
-  classByStatus: Record<number, new (init: APIErrorInit & { retryAfter: number | undefined }) => APIError>;
-  clip: typeof clip;
-}
+/** The class of a status that has one of its own (400, 401, 403, 404, 429; 500 for every 5xx). */
+const CLASS_BY_STATUS: Record<
+  number,
+  new (
+    init: APIErrorInit & { retryAfter: number | undefined },
+  ) => APIError
+> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  429: RateLimitError,
+  500: InternalServerError,
+};
 
 /** A non-2xx answer as the transport read it, and what the error says of the call it answers. */
 export interface ErrorAnswer {
@@ -48,9 +61,8 @@ function stringField(value: unknown, key: string): string | undefined {
  * the error's message, `body` and `headers` (redact.ts). What the answer says is cut (with `…`) in the
  * message: a code to 100 characters, a message to 1 000, a redirect's location to 200.
  */
-export function errorFromResponse(answer: ErrorAnswer, parts: MappingParts): APIError {
+export function errorFromResponse(answer: ErrorAnswer): APIError {
   const { response, text, cutAt, operation, apiVersion } = answer;
-  const { APIError, clip } = parts;
   const hide = redactor(answer.secrets, answer.patterns);
   // A cut may split an echoed credential, whose first part no redaction recognises: the last 4 KiB
   // (at most half) of a cut body are left out.
@@ -72,7 +84,7 @@ export function errorFromResponse(answer: ErrorAnswer, parts: MappingParts): API
     stringField(body, 'message') ??
       stringField(nested, 'message') ??
       stringField(body, 'error_description') ??
-      describeBody(status, body, cutAt, clip),
+      describeBody(status, body, cutAt),
     1000,
   );
   if (redirect) {
@@ -83,7 +95,7 @@ export function errorFromResponse(answer: ErrorAnswer, parts: MappingParts): API
   // The token request's answer is an AuthenticationError (401's class) whatever its status, and
   // every 5xx an InternalServerError (500's). Only `RateLimitError` keeps `retryAfter`.
   const ErrorClass =
-    parts.classByStatus[answer.tokenRequest ? 401 : redirect ? 0 : status >= 500 ? 500 : status] ?? APIError;
+    CLASS_BY_STATUS[answer.tokenRequest ? 401 : redirect ? 0 : status >= 500 ? 500 : status] ?? APIError;
   return new ErrorClass({
     status,
     code,
@@ -106,12 +118,7 @@ function parseErrorBody(text: string): unknown {
   }
 }
 
-function describeBody(
-  status: number,
-  body: unknown,
-  cutAt: number | undefined,
-  clip: MappingParts['clip'],
-): string {
+function describeBody(status: number, body: unknown, cutAt: number | undefined): string {
   const what = cutAt === undefined ? 'non-JSON body' : `body longer than ${cutAt} bytes, first bytes`;
   if (typeof body === 'string' && body.trim() !== '') {
     // Only the start is read: the message keeps 200 characters of it. `[^<>]`, not `[^>]`: a run of

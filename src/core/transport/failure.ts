@@ -1,15 +1,14 @@
 import { HTTPError, TimeoutError } from 'ky';
 import type { Clock } from '../clock.js';
 import { APIConnectionError, APIUserAbortError, TelephonyError } from '../errors.js';
-import { loadErrorMapping } from '../load.js';
+import { errorFromResponse } from '../response/error-from-response.js';
 import type { Exchange } from './exchange.js';
 import { readText, timedOut } from './read-body.js';
 import { failureCodes, parseRetryAfter } from './retry.js';
 import { userAbort } from './signals.js';
 
 /**
- * What ky threw, as the SDK's error. A non-2xx answer is mapped by error-from-response.ts (loaded on
- * first use by a browser), from its body read up to `maxResponseBytes` (past that, its first bytes).
+ * What ky threw, as the SDK's error. A non-2xx answer is mapped by error-from-response.ts, from its body read up to `maxResponseBytes` (past that, its first bytes).
  * @param secrets every credential the client holds, the tokens it held and the call's own secrets,
  *   replaced wherever an error would show them
  * @param patterns the client's redaction expressions, by secret
@@ -42,13 +41,7 @@ export async function failure(
     return '';
   });
   const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), clock.now());
-  // A browser that cannot load the mapping (offline) still rejects with an SDK error.
-  const mapping = await loadErrorMapping().catch((cause: unknown) => {
-    throw new TelephonyError(`${exchange.operation} → ${response.status}: the error could not be read`, {
-      cause,
-    });
-  });
-  return mapping.errorFromResponse({
+  return errorFromResponse({
     response,
     text,
     cutAt,

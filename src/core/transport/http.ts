@@ -2,14 +2,12 @@ import ky, { type KyInstance, type Options } from 'ky';
 import {
   CallbackCredential,
   type Credential,
-  LazyCredential,
+  clientCredentialsFlow,
   StaticCredential,
 } from '../auth/credentials.js';
-import { TOKEN_PARTS } from '../auth/token-parts.js';
 import type { Clock } from '../clock.js';
 import { APIUserAbortError, invalid, NotFoundError } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
-import { loadShared } from '../load.js';
 import { type ClientOptions, DEFAULTS, validateHeaders, validateRequestOptions } from '../options.js';
 import { Pacing } from '../pacing/pacing.js';
 import { budgetOf } from '../pacing/plans.js';
@@ -60,10 +58,7 @@ export class HttpTransport implements Transport {
     // The longest wait this client accepts, and so the longest a 429 of its own may pause the account.
     const maxPauseMs = (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000;
     const pacing = new Pacing(
-      () =>
-        loadShared().then((m) =>
-          m.sharedParts(options, budget, maxPauseMs, options.timeout ?? DEFAULTS.timeout, clock, events),
-        ),
+      [options, budget, maxPauseMs, options.timeout ?? DEFAULTS.timeout, clock, events],
       budget !== undefined || options.sharedState !== undefined || clientSecret !== undefined,
     );
     this.#hooks = new AttemptHooks(clock, events, pacing);
@@ -86,15 +81,8 @@ export class HttpTransport implements Transport {
     else if (clientSecret !== undefined) {
       const scope = Array.isArray(options.scope) ? options.scope.join(' ') : options.scope;
       const post = (form: string) => this.#postToken(form);
-      this.#v2 = new LazyCredential(
-        Promise.all([loadShared(), pacing.parts()]).then(([m, { guard, account }]) => {
-          // One token per token URL, client id and scope: clients of one account may use several client ids.
-          const tokenKey = m.fingerprint(`${this.#baseUrl} ${clientId} ${scope ?? ''}`);
-          return m.clientCredentials(`${account}:token:${tokenKey}`, guard, clock, () =>
-            m.requestToken(post, TOKEN_PARTS, events, clientId, clientSecret, scope),
-          );
-        }),
-      );
+      const settings = { baseUrl: options.baseUrl, clientId, clientSecret, scope, clock, events, post };
+      this.#v2 = clientCredentialsFlow(settings, pacing.parts());
     }
     if (apiKey !== undefined) this.#v1 = new StaticCredential(apiKey);
     this.#maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
