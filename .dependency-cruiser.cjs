@@ -52,7 +52,8 @@ module.exports = {
     },
     {
       name: 'resources-below-client',
-      comment: 'A resource describes its calls through core: it never imports the client, an entry or the redis store.',
+      comment:
+        'A resource describes its calls through core: it never imports the client, an entry or the redis store.',
       severity: 'error',
       from: { path: '^src/resources/' },
       to: { path: '^src/redis/|^src/(client|index)\\.ts$' },
