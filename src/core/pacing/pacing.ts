@@ -18,6 +18,8 @@ export class Pacing {
   readonly #settings: PacerSettings;
   #pacer: Pacer | undefined;
   #loading: Promise<Pacer> | undefined;
+  /** Pauses (429s) seen while the code loads, applied before any call can reserve through the pacer. */
+  readonly #pauses: Array<(pacer: Pacer) => void> = [];
 
   constructor(settings: PacerSettings, eager: boolean) {
     this.#settings = settings;
@@ -26,7 +28,12 @@ export class Pacing {
 
   /** The pacer (with the guard and the account), loaded on first use. */
   parts(): Promise<Pacer> {
-    this.#loading ??= import('./pacer.js').then(({ Pacer }) => (this.#pacer = new Pacer(...this.#settings)));
+    this.#loading ??= import('./pacer.js').then(({ Pacer }) => {
+      const pacer = new Pacer(...this.#settings);
+      for (const pause of this.#pauses.splice(0)) pause(pacer);
+      this.#pacer = pacer;
+      return pacer;
+    });
     return this.#loading;
   }
 
@@ -46,8 +53,16 @@ export class Pacing {
     void this.parts().then((pacer) => pacer.planSeen(limit));
   }
 
-  /** As {@link Pacer.pause}. */
+  /**
+   * As {@link Pacer.pause}. While the code loads, the pause is applied as the pacer is made: a call
+   * that reserves as soon as it exists is held back by it (a later `then` on the load could come
+   * after that call).
+   */
   pause(version: ApiVersion, ms: number): Promise<void> {
-    return this.#pacer?.pause(version, ms) ?? this.parts().then((pacer) => pacer.pause(version, ms));
+    if (this.#pacer !== undefined) return this.#pacer.pause(version, ms);
+    return new Promise<void>((resolve, reject) => {
+      this.#pauses.push((pacer) => pacer.pause(version, ms).then(resolve, reject));
+      this.parts().catch(reject);
+    });
   }
 }
