@@ -5,7 +5,7 @@ import type { Plugin } from 'esbuild';
  * gets a stand-in that evaluates ky on the first request instead of when the package is loaded.
  * Importing ky makes Node load its fetch implementation (ky's feature checks construct a streamed
  * `Request` and read `FormData`: undici, web streams and zlib, ≈ 50 ms), which a process that only
- * loads the SDK, or constructs a client it has not used yet, does not need (docs/performance.md,
+ * loads the SDK, or constructs a client it has not used yet, does not need (docs/dev/performance.md,
  * Cold start). esbuild wraps a module reached through `require()` in a lazy initialiser, in either
  * output format, so ky runs when the stand-in first asks for it.
  *
