@@ -1,15 +1,22 @@
 /**
- * The packed tarball in two more places users put it: a Vite production build of a browser app
- * (the bundle then run, its client against a sandbox and its receiver verifying a signed delivery),
- * and a test file run by node:test, the sandbox beside the client, as docs/sandbox.md shows.
+ * The packed tarball in more places users put it: Vite's and Rollup's production builds of a
+ * browser app (each bundle then run: its client lists calls, its receiver verifies a signed
+ * delivery), and a test file run by node:test, the sandbox beside the client, as docs/sandbox.md shows.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import commonjsModule from '@rollup/plugin-commonjs';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import { rollup } from 'rollup';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, packTarball, projectWithTarball } from '../../scripts/lib/tarball.js';
+import { ensureBuilt, packTarball, projectWithTarball, repoRoot } from '../../scripts/lib/tarball.js';
+
+// The plugin's types are CommonJS under NodeNext (the function is their `default`); at run time the
+// import resolves its ESM build, whose default export is the function itself.
+const commonjs = commonjsModule as unknown as typeof commonjsModule.default;
 
 let project = '';
 const made: string[] = [];
@@ -66,6 +73,23 @@ describe('packed tarball, more consumers', () => {
     });
     const [bundle = ''] = readdirSync(join(project, 'vite-dist'));
     const app = (await import(pathToFileURL(join(project, 'vite-dist', bundle)).href)) as {
+      run(fetch: typeof fetchStub): Promise<unknown>;
+    };
+    expect(await app.run(fetchStub)).toEqual({ listed: 0, status: 200, seen: ['evt_app'] });
+  }, 120_000);
+
+  it('Rollup bundles it with the one line README names (eventemitter3 is CommonJS), and the bundle runs', async () => {
+    expect(readFileSync(join(repoRoot, 'README.md'), 'utf8')).toContain(
+      'plugins: [nodeResolve({ browser: true }), commonjs()]',
+    );
+    writeFileSync(join(project, 'app.js'), APP);
+    const bundle = await rollup({
+      input: join(project, 'app.js'),
+      plugins: [nodeResolve({ browser: true }), commonjs()],
+      onwarn: () => {},
+    });
+    await bundle.write({ dir: join(project, 'rollup-dist'), entryFileNames: 'app.mjs', format: 'es' });
+    const app = (await import(pathToFileURL(join(project, 'rollup-dist/app.mjs')).href)) as {
       run(fetch: typeof fetchStub): Promise<unknown>;
     };
     expect(await app.run(fetchStub)).toEqual({ listed: 0, status: 200, seen: ['evt_app'] });
