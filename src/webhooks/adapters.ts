@@ -1,5 +1,6 @@
 import { concatBytes } from '../shared/bytes.js';
 import { TelephonyError } from '../shared/telephony-error.js';
+import { bodyAlreadyReadMessage } from './body-read-hint.js';
 import type { WebhookReceiver } from './receiver.js';
 
 /** The parts of node's IncomingMessage the adapter uses (no @types/node in the public types). */
@@ -20,12 +21,12 @@ export interface NodeRequest {
 export interface NodeResponse {
   /** Sets the status (200, 400, 401, 405, 409, 413 or 500) and headers. */
   writeHead(status: number, headers?: Record<string, string>): unknown;
-  /** Finishes the answer: no body, except a 500 from misuse of the SDK (body already consumed), which explains it. */
+  /**
+   * Finishes the answer: no body, except a 500 from misuse of the SDK (body already consumed), which explains it.
+   * A 413 is sent with `connection: close`, so node closes the connection instead of reading the rest.
+   */
   end(body?: string): unknown;
 }
-
-const CONSUMED =
-  "Body already read by a body parser: mount the receiver before it, or use express.raw({ type: 'application/json' })";
 
 /** A body over the receiver's `maxBodyBytes`: answered 413 without verifying it. */
 const TOO_LARGE = Symbol('too large');
@@ -35,23 +36,27 @@ export type BodyAlreadyRead = (message: string) => string;
 
 function readBody(
   req: NodeRequest,
+  res: NodeResponse,
   limit: number,
   alreadyRead: BodyAlreadyRead,
 ): Promise<Uint8Array | typeof TOO_LARGE> {
   if (req.body instanceof Uint8Array) return Promise.resolve(req.body);
   // Express 4's body parsers leave `{}` on a request whose type they skip, without reading the stream.
   const parsed = req.body !== undefined && !(isPlainObject(req.body) && Object.keys(req.body).length === 0);
-  if (parsed || req.readableEnded) return Promise.reject(new TelephonyError(alreadyRead(CONSUMED)));
+  if (parsed || req.readableEnded)
+    return Promise.reject(new TelephonyError(alreadyRead(bodyAlreadyReadMessage(req, res))));
   if (Number(req.headers['content-length']) > limit) return Promise.resolve(TOO_LARGE);
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
-    // Past the limit the rest is drained, not kept: memory stays bounded whatever the sender streams.
+    // Settled at the first byte past the limit: the 413 goes out at once and closes the connection, so
+    // an endless body is neither kept nor read to its end.
     req.on('data', (chunk) => {
       size += chunk.byteLength;
-      if (size <= limit) chunks.push(chunk);
+      if (size > limit) resolve(TOO_LARGE);
+      else chunks.push(chunk);
     });
-    req.on('end', () => resolve(size > limit ? TOO_LARGE : concatBytes(chunks)));
+    req.on('end', () => resolve(concatBytes(chunks)));
     req.on('error', reject);
   });
 }
@@ -72,11 +77,12 @@ export function nodeHandler(
     res.end();
     return;
   }
-  readBody(req, receiver.maxBodyBytes, alreadyRead)
+  readBody(req, res, receiver.maxBodyBytes, alreadyRead)
     .then((body) => (body === TOO_LARGE ? { status: 413 } : receiver.handle({ body, headers: req.headers })))
     .then(
       ({ status }) => {
-        res.writeHead(status);
+        // Keeping the connection after a 413 would make node read the rest of the body to reach the next request.
+        res.writeHead(status, status === 413 ? { connection: 'close' } : undefined);
         res.end();
       },
       (error: unknown) => {
