@@ -25,6 +25,7 @@ export {
   type ListUsersParams,
   type UpdateUserParams,
   type User,
+  type UserNotifications,
   type UserPreferences,
   Users,
 } from './users.js';
