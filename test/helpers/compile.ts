@@ -31,3 +31,41 @@ export function compileVirtualFiles(files: ReadonlyMap<string, string>): ts.Prog
   };
   return ts.createProgram([...files.keys()], config.options, host);
 }
+
+/**
+ * A language service over files that exist only in memory (absolute path → source) beside the
+ * repository's package.json, compiled with tsconfig.json's strict options but without its `paths`:
+ * 'telephony-sdk' resolves through the package's own `exports` to the built dist/, as in a user's
+ * editor. Build first (`ensureBuilt`).
+ */
+export function builtPackageService(files: ReadonlyMap<string, string>): ts.LanguageService {
+  const config = ts.getParsedCommandLineOfConfigFile(
+    `${root}tsconfig.json`,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
+    },
+  );
+  if (!config) throw new Error('tsconfig.json not read');
+  const { paths: _, ...options } = config.options;
+  const host: ts.LanguageServiceHost = {
+    getCompilationSettings: () => ({ ...options, skipLibCheck: false }),
+    getScriptFileNames: () => [...files.keys()],
+    getScriptVersion: () => '1',
+    getScriptSnapshot: (name) => {
+      const text = files.get(name) ?? ts.sys.readFile(name);
+      return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+    },
+    getCurrentDirectory: () => root,
+    getDefaultLibFileName: ts.getDefaultLibFilePath,
+    fileExists: (name) => files.has(name) || ts.sys.fileExists(name),
+    readFile: (name) => files.get(name) ?? ts.sys.readFile(name),
+    readDirectory: ts.sys.readDirectory,
+    directoryExists: ts.sys.directoryExists,
+    getDirectories: ts.sys.getDirectories,
+  };
+  return ts.createLanguageService(host);
+}
