@@ -4,6 +4,7 @@
  * twenty-line structural type a `z.infer` alias expands to; a hover on a field shows its doc;
  * go-to-definition lands on a declaration named like the type.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../scripts/lib/tarball.js';
@@ -123,5 +124,23 @@ describe('types as an editor shows them', () => {
       expect(definition?.fileName).toMatch(/\/dist\/[^/]+\.d\.c?ts$/);
       expect([definition?.name, definition?.containerName]).toEqual([name, container]);
     }
+  });
+
+  it('no internal helper appears in the declarations', () => {
+    const dist = `${root}dist/`;
+    const declarations = readdirSync(dist, { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.d\.c?ts$/.test(file) && !file.startsWith('node'))
+      .map((file) => readFileSync(dist + file, 'utf8'))
+      .join('\n');
+    expect(declarations).toContain('interface CallDetail');
+    for (const internal of [
+      /\bSharedStateGuard\b/,
+      /\bClientEmitter\b/,
+      /\bMemoryState\b/,
+      /ArgumentMap/,
+      /\bclass Listeners\b|extends Listeners\b/,
+      /Lives in/,
+    ])
+      expect(declarations).not.toMatch(internal);
   });
 });
