@@ -87,8 +87,10 @@ export default defineConfig([
     // (its source's `#!` line stays at the top of dist/cli.cjs).
     entry: { ...publicEntries, ...webhookParts, cli: 'src/testing/cli.ts' },
     format: ['cjs'],
-    // Declarations for the entries, not for the bin.
-    dts: { entry: { ...publicEntries, ...webhookParts } },
+    // Declarations for the entries, not for the bin. `stripInternal`: what is marked `@internal` (the
+    // hand-over of the fleet share to the client) stays out of the public types, and with it the
+    // internal classes its signature names.
+    dts: { entry: { ...publicEntries, ...webhookParts }, compilerOptions: { stripInternal: true } },
     // Without splitting, each CJS entry gets its own copy of TelephonyError and
     // `instanceof` breaks across entries.
     splitting: true,

@@ -3,7 +3,7 @@ import { type ClientOptions, resolveOptions } from './core/options.js';
 import { traceMethods } from './core/tracing/trace-methods.js';
 import { HttpTransport } from './core/transport/http.js';
 import type { RequestOptions, RequestSpec, Transport } from './core/types.js';
-import { Calls, Stats, Users, Webhooks } from './resources/index.js';
+import { Calls, LegacyCalls, Stats, Users, Webhooks } from './resources/index.js';
 
 /**
  * Client of the telephony service. Credentials stay in private fields: they never appear in
@@ -28,6 +28,8 @@ export class TelephonyClient {
   readonly webhooks: Webhooks;
   /** v1 users (API key). */
   readonly users: Users;
+  /** v1 calls list, in SPEC.md's short form (API key). */
+  readonly legacyCalls: LegacyCalls;
 
   /**
    * @throws {ValidationError} when an option is invalid (a non-http(s) base URL, `clientId` without
@@ -57,10 +59,11 @@ export class TelephonyClient {
     this.stats = new Stats(this.#transport);
     this.webhooks = new Webhooks(this.#transport);
     this.users = new Users(this.#transport);
+    this.legacyCalls = new LegacyCalls(this.#transport);
     const { tracer } = resolved;
     if (tracer !== undefined) {
       // Each method a traced operation, named as called: `calls.create`, `request`.
-      for (const name of ['calls', 'stats', 'webhooks', 'users'] as const)
+      for (const name of ['calls', 'stats', 'webhooks', 'users', 'legacyCalls'] as const)
         traceMethods(this[name], tracer, `${name}.`);
       traceMethods(this, tracer, '', ['request']);
     }

@@ -16,11 +16,8 @@ import {
   CreatedCallSchema,
   type EndedCall,
   EndedCallSchema,
-  type FullCall,
   type ListRecentCallsParams,
   ListRecentCallsParamsSchema,
-  type ShortCall,
-  ShortCallSchema,
   type TransferCallParams,
   TransferCallParamsSchema,
   type TransferredCall,
@@ -28,29 +25,16 @@ import {
 } from './calls-schemas.js';
 import { APIResource } from './resource.js';
 
-/**
- * SPEC.md's short list form gives `from` and `to` as plain number strings: they are read as parties
- * (`{ number }`), so `call.from.number` holds for every list answer. True for a call in that form,
- * which is then checked as a {@link ShortCall}; any other call is checked as a {@link FullCall}.
- */
-function shortForm(call: unknown): boolean {
-  const fields = call as Record<string, unknown> | null;
-  // Both ends spelled out, not a loop over ['from', 'to']: this runs for each call of every page.
-  let short = false;
-  if (typeof fields?.from === 'string') {
-    fields.from = { number: fields.from };
-    short = true;
-  }
-  if (typeof fields?.to === 'string') {
-    fields.to = { number: fields.to };
-    short = true;
-  }
-  return short;
-}
-
 const DetailData = z.looseObject({ call: CallDetailSchema });
 const CreatedData = z.looseObject({ call: CreatedCallSchema });
-const EndedData = z.looseObject({ call: EndedCallSchema });
+/**
+ * `call: null` is what a retried delete resolves with when it finds the call gone (the transport's
+ * `ifGone`; the service never sends it): the call is then read back for its `ended_at`.
+ */
+const EndedData = z.looseObject({ call: z.nullable(EndedCallSchema) });
+const GONE = { call: null };
+/** The read-back: the call's detail, which must carry `ended_at` now that the call has ended. */
+const ReadBackData = z.looseObject({ call: EndedCallSchema });
 const TransferredData = z.looseObject({ call: TransferredCallSchema });
 
 /** Calls (v2): list, read, place, end and transfer calls, and download recordings. */
@@ -84,7 +68,6 @@ export class Calls extends APIResource {
         query: { schema: ListRecentCallsParamsSchema, value: params },
         items: 'calls',
         itemSchema: CallSchema,
-        variant: { schema: ShortCallSchema, rewrite: shortForm },
         pagination: offsetPages,
       },
       options,
@@ -130,19 +113,35 @@ export class Calls extends APIResource {
   }
 
   /**
-   * Ends a call in progress; its status becomes `ended`.
+   * Ends a call in progress; its status becomes `ended`. When an earlier attempt ended the call and
+   * its answer was lost (a timeout, a reset, a 5xx), the retry finds the call gone: the SDK then reads
+   * the call back (one `GET`) for its `ended_at`.
    * @throws {NotFoundError} when no call has this id.
    */
   async end(callId: string, options?: RequestOptions): Promise<EndedCall> {
-    return runOperation(
+    const ended = await runOperation(
       this.transport,
       {
         method: 'DELETE',
         path: path('calls.end')`/v2/calls/${{ callId }}`,
         data: EndedData,
-        // An earlier attempt ended the call and its answer was lost: when, is not known.
-        ifGone: { call: { id: callId, status: 'ended', ended_at: null } },
+        ifGone: GONE,
         result: (data) => data.call,
+      },
+      options,
+    );
+    return ended ?? this.#endedAt(callId, options);
+  }
+
+  /** The end of a call a lost answer ended, read from its detail (which must carry `ended_at`). */
+  async #endedAt(callId: string, options?: RequestOptions): Promise<EndedCall> {
+    return runOperation(
+      this.transport,
+      {
+        method: 'GET',
+        path: path('calls.end')`/v2/calls/${{ callId }}`,
+        data: ReadBackData,
+        result: ({ call: { id, status, ended_at } }) => ({ id, status, ended_at }),
       },
       options,
     );

@@ -4,17 +4,20 @@ export { Calls } from './calls.js';
 export type {
   Call,
   CallDetail,
+  CallDetailCallee,
+  CallDetailCaller,
+  CallDirection,
   CallParty,
+  CallQueue,
   CallStatus,
   CreateCallParams,
   CreatedCall,
   EndedCall,
-  FullCall,
   ListRecentCallsParams,
-  ShortCall,
   TransferCallParams,
   TransferredCall,
 } from './calls-schemas.js';
+export { type LegacyCall, LegacyCalls, type ListLegacyCallsParams } from './legacy-calls.js';
 export { type CallStats, type CallStatsParams, type DailyCallStats, Stats } from './stats.js';
 export {
   type CreateUserParams,
@@ -22,6 +25,7 @@ export {
   type ListUsersParams,
   type UpdateUserParams,
   type User,
+  type UserNotifications,
   type UserPreferences,
   Users,
 } from './users.js';

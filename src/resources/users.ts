@@ -9,61 +9,82 @@ import { APIResource } from './resource.js';
 
 const ROLES = ['admin', 'user', 'guest'] as const;
 
-/** Preferences, returned by the single-user read. */
-export const UserPreferencesSchema = z.looseObject({
-  /** Preferred language. */
-  language: z.optional(z.string()),
-  /** Time zone. */
-  timezone: z.optional(z.string()),
-  /** Which notification channels are on. */
-  notifications: z.optional(
-    z.looseObject({
-      /** E-mail notifications on. */
-      email: z.boolean(),
-      /** SMS notifications on. */
-      sms: z.boolean(),
-      /** Push notifications on. */
-      push: z.boolean(),
-    }),
-  ),
-});
-/**
- * A user's preferences, returned by `users.get` (not by `users.list`).
- */
-export interface UserPreferences extends z.infer<typeof UserPreferencesSchema> {}
+/** A user's notification channels (SPEC.md, User: `preferences.notifications`). */
+export interface UserNotifications {
+  /** E-mail notifications on. */
+  email: boolean;
+  /** SMS notifications on. */
+  sms: boolean;
+  /** Push notifications on. */
+  push: boolean;
+  /** Fields the service adds. */
+  [field: string]: unknown;
+}
 
-/** A user (v1). The list form carries no phone, department, location or preferences. */
-export const UserSchema = z.looseObject({
+/** A user's preferences, returned by `users.get` (not by `users.list`). */
+export interface UserPreferences {
+  /** Preferred language. */
+  language?: string | undefined;
+  /** Time zone. */
+  timezone?: string | undefined;
+  /** Which notification channels are on. */
+  notifications?: UserNotifications | undefined;
+  /** Fields the service adds. */
+  [field: string]: unknown;
+}
+export const UserPreferencesSchema = z.looseObject({
+  language: z.optional(z.string()),
+  timezone: z.optional(z.string()),
+  notifications: z.optional(z.looseObject({ email: z.boolean(), sms: z.boolean(), push: z.boolean() })),
+});
+
+/**
+ * A user (v1; SPEC.md, User). `users.list` yields the list form (no phone, department, location or
+ * preferences); `users.get`, `create` and `update` return the full user. Extra fields the service
+ * adds are kept.
+ */
+export interface User {
   /** User id, for `users.get`, `update` and `delete`. */
-  id: z.string(),
+  id: string;
   /** Full name. */
-  name: z.string(),
+  name: string;
   /** E-mail address. */
-  email: z.string(),
+  email: string;
   /** `admin`, `user` or `guest`. */
-  role: openEnum<(typeof ROLES)[number]>(),
-  /** `pending` after creation, then `active` or `inactive`. */
-  status: openEnum<'active' | 'inactive' | 'pending'>(),
+  role: 'admin' | 'user' | 'guest' | (string & {});
+  /** `pending` after creation, then `active` or `inactive` (SPEC.md, User status values). */
+  status: 'active' | 'inactive' | 'pending' | (string & {});
   /** Phone number; not in the list form. */
-  phone: z.optional(z.string()),
+  phone?: string | undefined;
   /** Department; not in the list form. */
-  department: z.optional(z.string()),
+  department?: string | undefined;
   /** Location; not in the list form. */
-  location: z.optional(z.string()),
+  location?: string | undefined;
   /** Creation time, ISO 8601 UTC date-time. */
-  created_at: z.string(),
+  created_at: string;
   /** Last change, ISO 8601 UTC date-time. */
+  updated_at: string;
+  /** Last login, ISO 8601 UTC date-time; `null` (or absent) before the first login. */
+  last_login_at?: string | null | undefined;
+  /** Language, time zone and notifications; returned by `users.get` only. */
+  preferences?: UserPreferences | undefined;
+  /** Fields the service adds. */
+  [field: string]: unknown;
+}
+export const UserSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: openEnum<(typeof ROLES)[number]>(),
+  status: openEnum<'active' | 'inactive' | 'pending'>(),
+  phone: z.optional(z.string()),
+  department: z.optional(z.string()),
+  location: z.optional(z.string()),
+  created_at: z.string(),
   updated_at: z.string(),
-  /** `null` (or absent) before the first login. */
   last_login_at: z.optional(z.nullable(z.string())),
-  /** Returned by `users.get` only. */
   preferences: z.optional(UserPreferencesSchema),
 });
-/**
- * A user (v1). `users.list` yields the list form (no phone, department, location or preferences);
- * `users.get`, `create` and `update` return the full user. Extra fields the service adds are kept.
- */
-export interface User extends z.infer<typeof UserSchema> {}
 
 /** Query of `GET /v1/users`. Unknown keys are refused. */
 export const ListUsersParamsSchema = z.strictObject({
@@ -127,17 +148,16 @@ export const UpdateUserParamsSchema = z.strictObject({
  */
 export interface UpdateUserParams extends z.input<typeof UpdateUserParamsSchema> {}
 
-/** Answer of `DELETE /v1/users/{user_id}`. */
-export const DeletedUserSchema = z.looseObject({
+/** What `users.delete` returns (SPEC.md, DELETE /v1/users/{user_id}). */
+export interface DeletedUser {
   /** `true` once the user is removed. */
-  deleted: z.boolean(),
+  deleted: boolean;
   /** The removed user's id. */
-  id: z.string(),
-});
-/**
- * What `users.delete` returns: `{ deleted, id }`.
- */
-export interface DeletedUser extends z.infer<typeof DeletedUserSchema> {}
+  id: string;
+  /** Fields the service adds. */
+  [field: string]: unknown;
+}
+export const DeletedUserSchema = z.looseObject({ deleted: z.boolean(), id: z.string() });
 
 const UserData = z.looseObject({ user: UserSchema });
 

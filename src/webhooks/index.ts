@@ -6,7 +6,7 @@ export { WebhookVerificationError, type WebhookVerificationReason } from './erro
 export type * from './events.js';
 export type { HeadersLike } from './header.js';
 export { type HandleResult, WebhookReceiver } from './receiver.js';
-export type { WebhookReceiverEvents } from './receiver-events.js';
+export type { WebhookHandler, WebhookReceiverEvents } from './receiver-events.js';
 export type { WebhookReceiverOptions } from './receiver-options.js';
 export { signWebhook } from './signature.js';
 export { type VerifyWebhookOptions, verifyWebhook } from './verify.js';

@@ -6,7 +6,7 @@ import { WebhookVerificationError, type WebhookVerificationReason } from './erro
 import type { WebhookEvent } from './events.js';
 import { type HeadersLike, signatureHeader } from './header.js';
 import { Listeners } from './listeners.js';
-import type { WebhookReceiverEvents } from './receiver-events.js';
+import type { WebhookHandler, WebhookReceiverEvents } from './receiver-events.js';
 import type { WebhookReceiverOptions } from './receiver-options.js';
 import { bounded } from './timers.js';
 import { checkSettings, verifyWebhook } from './verify.js';
@@ -57,7 +57,8 @@ export interface HandleResult {
  * export const POST = receiver.fetchHandler;
  * ```
  */
-export class WebhookReceiver extends Listeners {
+export class WebhookReceiver {
+  readonly #listeners = new Listeners(this);
   readonly #options: WebhookReceiverOptions;
   readonly #store: DedupStore;
   /** `dedupTtl` in whole seconds (Redis `EX` takes integers). */
@@ -76,7 +77,6 @@ export class WebhookReceiver extends Listeners {
    *   `maxEventAge` longer than `dedupTtl` (a replay of an event whose id is forgotten would run).
    */
   constructor(options: WebhookReceiverOptions) {
-    super();
     checkSettings(options.secret, options);
     for (const name of ['dedupTtl', 'handlerTimeout', 'maxBodyBytes', 'maxEventAge'] as const) {
       const value = options[name];
@@ -198,7 +198,9 @@ export class WebhookReceiver extends Listeners {
     // never an event type, so a signed `type: 'handler_error'` reaches only the catch-all. A `once`
     // listener is taken out now (a concurrent event does not run it too) and put back if this event
     // fails, so the re-delivery runs it.
-    const listeners = (type.includes('.') ? [type, '*'] : ['*']).flatMap((name) => this.take(name as '*'));
+    const listeners = (type.includes('.') ? [type, '*'] : ['*']).flatMap((name) =>
+      this.#listeners.take(name),
+    );
     let done = false;
     try {
       const outcomes = await Promise.allSettled(
@@ -220,8 +222,85 @@ export class WebhookReceiver extends Listeners {
       done = true;
       return { status: 200, event };
     } finally {
-      this.settle(listeners, done);
+      this.#listeners.settle(listeners, done);
     }
+  }
+
+  /**
+   * Runs `handler` for each verified event of type `name` (any event type string: `call.incoming`,
+   * `call.status_changed`, a type newer than this SDK), for every event (`'*'`), or for an
+   * observability event (`handler_error`, …). `context` is its `this` (the receiver by default).
+   */
+  on<Name extends string>(name: Name, handler: WebhookHandler<Name>, context?: unknown): this {
+    this.#listeners.on(name, handler, context, false);
+    return this;
+  }
+
+  /** Same as {@link WebhookReceiver.on}. */
+  addListener<Name extends string>(name: Name, handler: WebhookHandler<Name>, context?: unknown): this {
+    return this.on(name, handler, context);
+  }
+
+  /**
+   * As {@link WebhookReceiver.on}, for one event: spent once its event succeeded, and kept for the
+   * re-delivery when a handler of that event failed.
+   */
+  once<Name extends string>(name: Name, handler: WebhookHandler<Name>, context?: unknown): this {
+    this.#listeners.on(name, handler, context, true);
+    return this;
+  }
+
+  /**
+   * Removes the handlers of `name`: all of them, or those that are `handler` (and, when given, were
+   * registered with `context`, or with `once`).
+   */
+  off<Name extends string>(
+    name: Name,
+    handler?: WebhookHandler<Name>,
+    context?: unknown,
+    once?: boolean,
+  ): this {
+    this.#listeners.off(name, handler, context, once);
+    return this;
+  }
+
+  /** Same as {@link WebhookReceiver.off}. */
+  removeListener<Name extends string>(
+    name: Name,
+    handler?: WebhookHandler<Name>,
+    context?: unknown,
+    once?: boolean,
+  ): this {
+    return this.off(name, handler, context, once);
+  }
+
+  /** Removes every handler of `name`, or every handler of the receiver. */
+  removeAllListeners(name?: string): this {
+    this.#listeners.removeAll(name);
+    return this;
+  }
+
+  /** The handlers registered for `name`. */
+  listeners<Name extends string>(name: Name): WebhookHandler<Name>[] {
+    return this.#listeners.listeners(name) as WebhookHandler<Name>[];
+  }
+
+  /** How many handlers are registered for `name`. */
+  listenerCount(name: string): number {
+    return this.#listeners.count(name);
+  }
+
+  /** The names that have handlers. */
+  eventNames(): string[] {
+    return this.#listeners.names();
+  }
+
+  /**
+   * Calls the handlers of `name` with `args` without awaiting them, as eventemitter3's `emit` does
+   * (deliveries go through {@link WebhookReceiver.handle}, which awaits them); `true` when it had any.
+   */
+  emit<Name extends string>(name: Name, ...args: Parameters<WebhookHandler<Name>>): boolean {
+    return this.#listeners.emit(name, args);
   }
 
   /**
@@ -231,7 +310,7 @@ export class WebhookReceiver extends Listeners {
   #notify<
     Name extends 'verification_failed' | 'duplicate' | 'handler_error' | 'store_error' | 'body_already_read',
   >(name: Name, info: Parameters<WebhookReceiverEvents[Name]>[0]): void {
-    for (const [, fn, context] of this.take(name, true))
+    for (const [, fn, context] of this.#listeners.take(name, true))
       try {
         Promise.resolve((fn as (info: unknown) => unknown).call(context, info)).catch(() => {});
       } catch {}
@@ -250,7 +329,7 @@ export class WebhookReceiver extends Listeners {
    * or, when nobody listens, one process warning per receiver.
    */
   readonly #bodyAlreadyRead = (message: string): string => {
-    if (!this.#warned && !this.listenerCount('body_already_read')) {
+    if (!this.#warned && !this.#listeners.count('body_already_read')) {
       this.#warned = true;
       warn(message);
     }

@@ -9,23 +9,13 @@ import { parseResponse } from './guard.js';
 import type { Pagination, PaginationStrategy, Query } from './pagination.js';
 
 /** A list endpoint, as a resource describes it. */
-export interface ListSpec<
-  Item extends z.core.$ZodType,
-  P extends Pagination,
-  Variant extends z.core.$ZodType = Item,
-> {
+export interface ListSpec<Item extends z.core.$ZodType, P extends Pagination> {
   method: HttpMethod;
   path: string;
   query: { schema: z.core.$ZodType; value: unknown };
   /** Key of the item array in `data` (`calls`, `users`). */
   items: string;
   itemSchema: Item;
-  /**
-   * A documented second form of the items (SPEC.md's short calls). `rewrite` answers true for an
-   * item in that form, having turned it into `schema`'s shape in place, and the item is checked
-   * against `schema`; every other item is checked against `itemSchema`, as strictly as ever.
-   */
-  variant?: { schema: Variant; rewrite: (item: unknown) => boolean };
   pagination: PaginationStrategy<P>;
 }
 
@@ -150,39 +140,13 @@ function arrayOf(item: z.core.$ZodType): z.core.$ZodType {
   return array;
 }
 
-/**
- * The items of a page, checked: the whole array at once, or one by one when some are in the
- * variant form (each against its own form's schema, so neither form loosens the other).
- */
-function checkItems<Item extends z.core.$ZodType, Variant extends z.core.$ZodType>(
-  { items, itemSchema, variant }: ListSpec<Item, Pagination, Variant>,
-  raw: unknown,
-  operation: string,
-): Array<z.output<Item> | z.output<Variant>> {
-  const inVariant = variant && Array.isArray(raw) ? raw.map(variant.rewrite) : [];
-  return inVariant.includes(true)
-    ? (raw as unknown[]).map((item, index) =>
-        parseResponse(
-          inVariant[index] && variant ? variant.schema : itemSchema,
-          item,
-          operation,
-          `data.${items}.${index}`,
-        ),
-      )
-    : (parseResponse(arrayOf(itemSchema), raw, operation, `data.${items}`) as z.output<Item>[]);
-}
-
 /** Starts the first request of a list now and returns its `PagePromise`. */
-export function listPages<
-  Item extends z.core.$ZodType,
-  P extends Pagination,
-  Variant extends z.core.$ZodType = Item,
->(
+export function listPages<Item extends z.core.$ZodType, P extends Pagination>(
   transport: Transport,
-  spec: ListSpec<Item, P, Variant>,
+  spec: ListSpec<Item, P>,
   options?: RequestOptions,
-): PagePromise<z.output<Item> | z.output<Variant>, P> {
-  type T = z.output<Item> | z.output<Variant>;
+): PagePromise<z.output<Item>, P> {
+  type T = z.output<Item>;
   const operation = operationName(spec);
   // A next page is an operation of its own, named as the list's first (`calls.listRecent`).
   const traced = currentTracedCall();
@@ -196,7 +160,12 @@ export function listPages<
   ): Promise<Page<T, P>> => {
     const answer = await transport.send({ method: spec.method, path: spec.path, query }, options);
     const envelope = unwrapSuccess(answer, operation);
-    const items = checkItems(spec, envelope.data[spec.items], operation);
+    const items = parseResponse(
+      arrayOf(spec.itemSchema),
+      envelope.data[spec.items],
+      operation,
+      `data.${spec.items}`,
+    ) as T[];
     const { pagination, at, next } = spec.pagination(envelope, query, items.length, operation);
     const seen = before + items.length;
     const advanced = from === undefined || at >= from;

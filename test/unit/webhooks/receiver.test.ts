@@ -1,4 +1,5 @@
 import {
+  type AnyReceivedWebhookEvent,
   type CallEventData,
   type CallIncomingEvent,
   type DedupStore,
@@ -192,7 +193,7 @@ describe('WebhookReceiver.handle', () => {
       },
     };
     r.on('call.incoming', router.onCall, router);
-    r.once('*', router.onCall as (event: WebhookEvent) => void, router);
+    r.once('*', router.onCall as (event: AnyReceivedWebhookEvent) => void, router);
     expect((await r.handle(delivery())).status).toBe(200);
     expect(router.seen).toEqual(['evt_1', 'evt_1']);
     expect([r.listenerCount('call.incoming'), r.listenerCount('*')]).toEqual([1, 0]);
@@ -546,7 +547,7 @@ describe('WebhookReceiver.handle', () => {
     const { r } = receiver();
     r.on('call.incoming', (event) => expectTypeOf(event).toEqualTypeOf<CallIncomingEvent>());
     r.on('call.ended', (event) => expectTypeOf(event.data).toEqualTypeOf<CallEventData>());
-    r.on('*', (event) => expectTypeOf(event).toEqualTypeOf<WebhookEvent>());
+    r.on('*', (event) => expectTypeOf(event).toEqualTypeOf<AnyReceivedWebhookEvent>());
   });
 
   it('takes the first value of a repeated header given as an array', async () => {
