@@ -86,6 +86,7 @@ export class Calls extends APIResource {
         itemSchema: CallSchema,
         variant: { schema: ShortCallSchema, rewrite: shortForm },
         pagination: offsetPages,
+        growsAtFront: { id: (call) => call.id },
       },
       options,
     );
