@@ -67,7 +67,7 @@ export class TelephonyClient {
     }
     const clock: Clock = options.clock ?? systemClock;
     this.#transport = new HttpTransport(options, clock, this.#events);
-    this.calls = new Calls(this.#transport);
+    this.calls = new Calls(this.#transport, clock);
     this.stats = new Stats(this.#transport);
     this.webhooks = new Webhooks(this.#transport);
     this.users = new Users(this.#transport);

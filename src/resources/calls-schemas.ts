@@ -249,3 +249,19 @@ export const TransferCallParamsSchema = z.strictObject({
  * What `calls.transfer` needs: `to` (number or user id) and optionally `type` and `callback_url`.
  */
 export interface TransferCallParams extends z.input<typeof TransferCallParamsSchema> {}
+
+/** What `calls.waitFor` takes beside the call id, checked before the first read. */
+export const WaitForCallSchema = z.looseObject({
+  /** A status, a non-empty array of statuses, or a predicate. */
+  until: z.union([
+    z.string().check(notEmpty('must be a status, an array of statuses or a function')),
+    z.array(z.string()).check(notEmpty('must hold at least one status')),
+    z.custom<(call: CallDetail) => boolean>((value) => typeof value === 'function', {
+      error: 'must be a status, an array of statuses or a function',
+    }),
+  ]),
+  timeout: z.optional(intBetween(0)),
+  pollInterval: z.optional(
+    z.strictObject({ initial: z.optional(intBetween(1)), max: z.optional(intBetween(1)) }),
+  ),
+});

@@ -1,10 +1,16 @@
 import * as z from 'zod/mini';
+import { type Clock, systemClock } from '../core/clock.js';
 import { ValidationError } from '../core/errors.js';
 import { runOperation } from '../core/operation.js';
+import { pollUntil } from '../core/poll.js';
+import { validateParams } from '../core/request/params.js';
 import { path } from '../core/request/path.js';
 import { listPages, type PagePromise } from '../core/response/page.js';
 import { type OffsetPagination, offsetPages } from '../core/response/pagination.js';
 import type { RequestOptions } from '../core/types.js';
+import { quote } from '../core/zod-issues.js';
+import type { CallStatus } from '../shared/call-status.js';
+import type { WebhookReceiver } from '../webhooks/receiver.js';
 import {
   type Call,
   type CallDetail,
@@ -25,8 +31,37 @@ import {
   TransferCallParamsSchema,
   type TransferredCall,
   TransferredCallSchema,
+  WaitForCallSchema,
 } from './calls-schemas.js';
 import { APIResource } from './resource.js';
+
+/** What `calls.waitFor` waits for: a status, any of several statuses, or a test on the call's detail. */
+export type CallCondition = CallStatus | readonly CallStatus[] | ((call: CallDetail) => boolean);
+
+/** Options of `calls.waitFor`. */
+export interface WaitForCallOptions {
+  /** Stops the wait (and a read in flight); it rejects with `APIUserAbortError`. */
+  signal?: AbortSignal | undefined;
+  /** Milliseconds on the client's clock before the wait rejects with `WaitTimeoutError` (code `wait_timeout`); default none. */
+  timeout?: number | undefined;
+  /**
+   * Milliseconds between reads: the first wait, doubled after each read up to `max`. Default 1 000 up to
+   * 10 000; with a `receiver`, 10 000 up to 60 000 (its events do the waking).
+   */
+  pollInterval?: { initial?: number | undefined; max?: number | undefined } | undefined;
+  /**
+   * A `WebhookReceiver` the call's events arrive at (a webhook or the call's `callback_url`): each
+   * verified event whose `data.call.id` is this call makes the wait read the call again at once. Its
+   * listener is removed when the wait settles.
+   */
+  receiver?: Pick<WebhookReceiver, 'on' | 'off'> | undefined;
+}
+
+/** The call an event is about, when its `data.call` has an id. */
+function eventCallId(event: { data?: unknown }): unknown {
+  const data = event.data as { call?: { id?: unknown } | null } | null | undefined;
+  return data?.call?.id;
+}
 
 /**
  * SPEC.md's short list form gives `from` and `to` as plain number strings: they are read as parties
@@ -55,6 +90,14 @@ const TransferredData = z.looseObject({ call: TransferredCallSchema });
 
 /** Calls (v2): list, read, place, end and transfer calls, and download recordings. */
 export class Calls extends APIResource {
+  readonly #clock: Clock;
+
+  /** `clock`: the client's, on which `waitFor` paces its reads. */
+  constructor(transport: ConstructorParameters<typeof APIResource>[0], clock: Clock = systemClock) {
+    super(transport);
+    this.#clock = clock;
+  }
+
   /**
    * Recent calls, newest first, 20 per page unless `limit` says otherwise (max 100). Await it for one
    * {@link Page}; iterate it with `for await` for every call of every page, fetched one page at a time.
@@ -107,6 +150,54 @@ export class Calls extends APIResource {
       },
       options,
     );
+  }
+
+  /**
+   * Follows a call until it matches `until` (a status, any of several, or a predicate) and resolves with
+   * its detail: reads `GET /v2/calls/{call_id}` at once, then again after a growing wait (1 s, 2 s, 4 s …
+   * up to 10 s; each read paced like any call). Given a `receiver`, it reads again as soon as that
+   * receiver verifies an event for the call, and polls rarely.
+   *
+   * @throws {ValidationError} (a rejection, nothing sent) when `until` or an option is invalid.
+   * @throws {WaitTimeoutError} (code `wait_timeout`) when `timeout` ms pass first.
+   * @throws {APIUserAbortError} when `signal` aborts.
+   *
+   * @example
+   * ```ts
+   * const call = await client.calls.create({ to: '+14155550123' });
+   * const done = await client.calls.waitFor(call.id, FINAL_CALL_STATUSES, { timeout: 120_000 });
+   * console.log(done.status, done.duration);
+   * ```
+   */
+  async waitFor(callId: string, until: CallCondition, options: WaitForCallOptions = {}): Promise<CallDetail> {
+    validateParams(WaitForCallSchema, { ...options, until }, 'calls.waitFor');
+    const { signal, timeout, receiver } = options;
+    const matches =
+      typeof until === 'function'
+        ? until
+        : (call: CallDetail) => (typeof until === 'string' ? [until] : until).includes(call.status);
+    const [initial, max] = receiver === undefined ? [1_000, 10_000] : [10_000, 60_000];
+    const interval = {
+      initial: options.pollInterval?.initial ?? initial,
+      max: options.pollInterval?.max ?? max,
+    };
+    return pollUntil(() => this.get(callId, { signal }), matches, {
+      clock: this.#clock,
+      signal,
+      timeout,
+      interval: { initial: interval.initial, max: Math.max(interval.initial, interval.max) },
+      wake:
+        receiver &&
+        ((wakeUp) => {
+          const listener = (event: { data?: unknown }) => {
+            if (eventCallId(event) === callId) wakeUp();
+          };
+          receiver.on('*', listener);
+          return () => receiver.off('*', listener);
+        }),
+      timedOut: (last) =>
+        `calls.waitFor: call ${quote(callId, 40)} still ${quote(last.status, 40)} after ${timeout} ms`,
+    });
   }
 
   /**
