@@ -216,6 +216,26 @@ export const ListRecentCallsParamsSchema = z.strictObject({
  */
 export interface ListRecentCallsParams extends z.input<typeof ListRecentCallsParamsSchema> {}
 
+/**
+ * The `custom_data` key under which `calls.create` stores its `idempotencyKey` (documented: a call's
+ * detail shows it), and which the caller's own `custom_data` may therefore not use.
+ */
+export const IDEMPOTENCY_FIELD = 'telephony_sdk_idempotency_key';
+
+/** 1–255 characters, none of them a control character (a key shows in messages and in `custom_data`). */
+const idempotencyKey = () =>
+  z.string().check(
+    z.refine((key: string) => /^[^\p{Cc}]{1,255}$/u.test(key), {
+      error: 'must be 1–255 printable characters',
+    }),
+  );
+
+/** Request options of `calls.create` beside the common ones. */
+export const CreateCallOptionsSchema = z.looseObject({ idempotencyKey: z.optional(idempotencyKey()) });
+
+/** Options of `calls.findByIdempotencyKey`, and its key. */
+export const FindByKeySchema = z.looseObject({ key: idempotencyKey(), since: z.optional(isoDate()) });
+
 /** Body of `POST /v2/calls`. */
 export const CreateCallParamsSchema = z.strictObject({
   /** E.164 number to call. */
@@ -228,13 +248,30 @@ export const CreateCallParamsSchema = z.strictObject({
   record: z.optional(z.boolean()),
   /** Called when the call status changes; an `http:` or `https:` URL. */
   callback_url: z.optional(httpUrl()),
-  /** Attached to the call, returned as sent. */
-  custom_data: z.optional(jsonObject()),
+  /** Attached to the call, returned as sent. Its key `telephony_sdk_idempotency_key` is the SDK's. */
+  custom_data: z.optional(
+    jsonObject().check(
+      z.refine((data) => !Object.hasOwn(data, IDEMPOTENCY_FIELD), {
+        error: 'is reserved for the idempotencyKey option of calls.create',
+        path: [IDEMPOTENCY_FIELD],
+      }),
+    ),
+  ),
 });
 /**
  * What `calls.create` needs: at least `to` (E.164). Invalid values reject with `ValidationError` before any request.
  */
 export interface CreateCallParams extends z.input<typeof CreateCallParamsSchema> {}
+
+/**
+ * The body of a `calls.create` given an idempotency key: the caller's params, checked (so the reserved
+ * key is refused in theirs), then the key added to `custom_data` beside their own keys.
+ */
+export const keyedCreateCallSchema = (key: string) =>
+  z.pipe(
+    CreateCallParamsSchema,
+    z.transform((body) => ({ ...body, custom_data: { ...body.custom_data, [IDEMPOTENCY_FIELD]: key } })),
+  );
 
 /** Body of `POST /v2/calls/{call_id}/transfer`. */
 export const TransferCallParamsSchema = z.strictObject({

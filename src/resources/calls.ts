@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { type Clock, systemClock } from '../core/clock.js';
-import { ValidationError } from '../core/errors.js';
+import { TelephonyError, ValidationError } from '../core/errors.js';
 import { runOperation } from '../core/operation.js';
 import { pollUntil } from '../core/poll.js';
 import { validateParams } from '../core/request/params.js';
@@ -16,13 +16,17 @@ import {
   type CallDetail,
   CallDetailSchema,
   CallSchema,
+  CreateCallOptionsSchema,
   type CreateCallParams,
   CreateCallParamsSchema,
   type CreatedCall,
   CreatedCallSchema,
   type EndedCall,
   EndedCallSchema,
+  FindByKeySchema,
   type FullCall,
+  IDEMPOTENCY_FIELD,
+  keyedCreateCallSchema,
   type ListRecentCallsParams,
   ListRecentCallsParamsSchema,
   type ShortCall,
@@ -56,6 +60,30 @@ export interface WaitForCallOptions {
    */
   receiver?: Pick<WebhookReceiver, 'on' | 'off'> | undefined;
 }
+
+/** Request options of `calls.create`. */
+export interface CreateCallOptions extends RequestOptions {
+  /**
+   * Your id for this call (1–255 printable characters: a job id, a ticket number), stored in its
+   * `custom_data` as `telephony_sdk_idempotency_key`. With it, a create whose answer was lost looks the
+   * call up before rejecting, and `calls.findByIdempotencyKey` finds it later.
+   */
+  idempotencyKey?: string | undefined;
+}
+
+/** Options of `calls.findByIdempotencyKey`. */
+export interface FindByIdempotencyKeyOptions {
+  /** Oldest start time looked at: an ISO 8601 string or a `Date`. Default 15 minutes ago (client clock). */
+  since?: string | Date | undefined;
+  /** Stops the look-up; it rejects with `APIUserAbortError`. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Most call details one look-up reads: it rejects past this (a later `since` narrows it). */
+const MAX_DETAIL_READS = 50;
+
+/** How far back a look-up goes by default. */
+const LOOKBACK_MS = 15 * 60_000;
 
 /** The call an event is about, when its `data.call` has an id. */
 function eventCallId(event: { data?: unknown }): unknown {
@@ -203,22 +231,77 @@ export class Calls extends APIResource {
   /**
    * Places a call. Returns at once with status `initiating`; later changes arrive by webhook or
    * `callback_url`. Never retried after a 5xx or a timeout, which could ring twice (only after a
-   * 429 or a connection that never opened).
+   * 429 or a connection that never opened). Give an `idempotencyKey` to be able to find the call when
+   * an answer is lost (`calls.findByIdempotencyKey`).
    *
-   * @throws {ValidationError} (a rejection, nothing sent) when `to` or `from` is not E.164, or a field is unknown.
+   * @throws {ValidationError} (a rejection, nothing sent) when `to` or `from` is not E.164, a field is
+   *   unknown, the key is not 1–255 printable characters, or `custom_data` holds `telephony_sdk_idempotency_key`.
+   *
+   * @example
+   * ```ts
+   * const call = await client.calls.create({ to: '+14155550123' }, { idempotencyKey: 'ticket-4711' });
+   * ```
    */
-  async create(params: CreateCallParams, options?: RequestOptions): Promise<CreatedCall> {
+  async create(params: CreateCallParams, options: CreateCallOptions = {}): Promise<CreatedCall> {
+    const { idempotencyKey, ...request } = options;
+    validateParams(CreateCallOptionsSchema, options, 'calls.create');
     return runOperation(
       this.transport,
       {
         method: 'POST',
         path: '/v2/calls',
-        body: { schema: CreateCallParamsSchema, value: params },
+        body: {
+          schema:
+            idempotencyKey === undefined ? CreateCallParamsSchema : keyedCreateCallSchema(idempotencyKey),
+          value: params,
+        },
         data: CreatedData,
         result: (data) => data.call,
       },
-      options,
+      request,
     );
+  }
+
+  /**
+   * The call placed with this `idempotencyKey` (see `calls.create`), in detail form, or `undefined` when
+   * none was placed since `since` (default: 15 minutes ago). Walks the outbound calls of
+   * `GET /v2/calls/recent` from `since`, newest first, and reads each one's detail until one holds the
+   * key: one list request per 100 calls, one detail read per call, each paced like any call. Assumes a
+   * placed call shows in the list within seconds.
+   *
+   * @throws {ValidationError} (a rejection, nothing sent) when the key or `since` is invalid.
+   * @throws {TelephonyError} when 50 details were read without finding the key and older calls remain:
+   *   pass a later `since`.
+   *
+   * @example
+   * ```ts
+   * // A job that crashed after calls.create: was the call placed?
+   * const placed = await client.calls.findByIdempotencyKey(job.id, { since: job.startedAt });
+   * if (placed === undefined) await client.calls.create({ to: job.to }, { idempotencyKey: job.id });
+   * ```
+   */
+  async findByIdempotencyKey(
+    key: string,
+    options: FindByIdempotencyKeyOptions = {},
+  ): Promise<CallDetail | undefined> {
+    validateParams(FindByKeySchema, { ...options, key }, 'calls.findByIdempotencyKey');
+    const { signal } = options;
+    const since = options.since ?? new Date(this.#clock.now() - LOOKBACK_MS);
+    let reads = 0;
+    for await (const call of this.listRecent(
+      { direction: 'outbound', from: since, limit: 100 },
+      { signal },
+    )) {
+      if (reads++ === MAX_DETAIL_READS) {
+        throw new TelephonyError(
+          `calls.findByIdempotencyKey: ${MAX_DETAIL_READS} outbound calls read without the key, and older ` +
+            'ones remain: pass a later since',
+        );
+      }
+      const detail = await this.get(call.id, { signal });
+      if (detail.custom_data?.[IDEMPOTENCY_FIELD] === key) return detail;
+    }
+    return undefined;
   }
 
   /**
