@@ -82,6 +82,12 @@ export interface FindByIdempotencyKeyOptions {
 /** Most call details one look-up reads: it rejects past this (a later `since` narrows it). */
 const MAX_DETAIL_READS = 50;
 
+/** How far before a create its look-up starts: the service's clock may be a little behind the client's. */
+const CLOCK_MARGIN_MS = 60_000;
+
+/** What a failed look-up's error says, for the message of the create that needed it. */
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /** How far back a look-up goes by default. */
 const LOOKBACK_MS = 15 * 60_000;
 
@@ -245,21 +251,45 @@ export class Calls extends APIResource {
   async create(params: CreateCallParams, options: CreateCallOptions = {}): Promise<CreatedCall> {
     const { idempotencyKey, ...request } = options;
     validateParams(CreateCallOptionsSchema, options, 'calls.create');
-    return runOperation(
-      this.transport,
-      {
-        method: 'POST',
-        path: '/v2/calls',
-        body: {
-          schema:
-            idempotencyKey === undefined ? CreateCallParamsSchema : keyedCreateCallSchema(idempotencyKey),
-          value: params,
+    // Where a look-up starts: a minute before sending, for a service clock a little behind the client's.
+    const since = new Date(this.#clock.now() - CLOCK_MARGIN_MS);
+    try {
+      return await runOperation(
+        this.transport,
+        {
+          method: 'POST',
+          path: '/v2/calls',
+          body: {
+            schema:
+              idempotencyKey === undefined ? CreateCallParamsSchema : keyedCreateCallSchema(idempotencyKey),
+            value: params,
+          },
+          data: CreatedData,
+          result: (data) => data.call,
         },
-        data: CreatedData,
-        result: (data) => data.call,
-      },
-      request,
-    );
+        request,
+      );
+    } catch (error) {
+      if (!(error instanceof TelephonyError) || error.outcome !== 'unknown') throw error;
+      if (idempotencyKey === undefined) {
+        error.message +=
+          " To find out, look for it in calls.listRecent({ direction: 'outbound' }); a call placed with an" +
+          ' idempotencyKey is found by calls.findByIdempotencyKey.';
+        throw error;
+      }
+      // The service may have placed the call: the key says whether it did.
+      const ask = `calls.findByIdempotencyKey(${quote(idempotencyKey, 40)})`;
+      let found: CallDetail | undefined;
+      try {
+        found = await this.#find(idempotencyKey, since, request.signal, params.to);
+      } catch (lookUp) {
+        error.message += ` Looking the call up failed too (${errorText(lookUp)}): ask ${ask} before placing it again.`;
+        throw error;
+      }
+      if (found !== undefined) return found;
+      error.message += ` ${ask} found no such call just now; a placed call shows within seconds, so ask again before placing it again.`;
+      throw error;
+    }
   }
 
   /**
@@ -285,13 +315,23 @@ export class Calls extends APIResource {
     options: FindByIdempotencyKeyOptions = {},
   ): Promise<CallDetail | undefined> {
     validateParams(FindByKeySchema, { ...options, key }, 'calls.findByIdempotencyKey');
-    const { signal } = options;
     const since = options.since ?? new Date(this.#clock.now() - LOOKBACK_MS);
+    return this.#find(key, since, options.signal);
+  }
+
+  /** The look-up of `findByIdempotencyKey`; given `to`, only calls to that number are read. */
+  async #find(
+    key: string,
+    since: string | Date,
+    signal: AbortSignal | undefined,
+    to?: string,
+  ): Promise<CallDetail | undefined> {
     let reads = 0;
     for await (const call of this.listRecent(
       { direction: 'outbound', from: since, limit: 100 },
       { signal },
     )) {
+      if (to !== undefined && call.to.number !== to) continue;
       if (reads++ === MAX_DETAIL_READS) {
         throw new TelephonyError(
           `calls.findByIdempotencyKey: ${MAX_DETAIL_READS} outbound calls read without the key, and older ` +
