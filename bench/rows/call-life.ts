@@ -3,6 +3,8 @@
  * clock, so nothing sleeps:
  * - a live list: 1 000 calls walked 100 per page while a call arrives per 2 calls yielded — the SDK's
  *   `for await` beside a plain `offset += received` loop (what the SDK did before);
+ * - lost answers: keyed `calls.create`s whose answers the sandbox drops after placing the call (or
+ *   before): calls placed per create, and the look-up's requests per create;
  * - `calls.waitFor`: GET requests per followed call (placed, completed 35 s later on the sandbox),
  *   polling, and with a `WebhookReceiver` on the call's `callback_url` whose events wake it.
  */
@@ -22,13 +24,17 @@ interface Call {
   status: string;
 }
 interface Client {
+  users: unknown;
   on(name: 'request', listener: (event: { method: string; url: string }) => void): unknown;
   calls: {
     listRecent(params: {
       limit: number;
       offset?: number;
     }): AsyncIterable<Call> & PromiseLike<{ items: Call[] }>;
-    create(params: { to: string; callback_url?: string }): Promise<Call>;
+    create(
+      params: { to: string; callback_url?: string },
+      options?: { idempotencyKey?: string },
+    ): Promise<Call>;
     waitFor(id: string, until: readonly string[], options?: { receiver?: unknown }): Promise<Call>;
   };
 }
@@ -36,6 +42,9 @@ interface Sandbox {
   listen(): Promise<{ url: string; close(): Promise<void> }>;
   advance(ms: number): Promise<void>;
   simulateIncomingCall(init: { from: string }): Call;
+  injectFault(init: { method: string; path: string; kind: 'drop_after' | 'drop_before'; times: number }): {
+    hits: number;
+  };
   clock: { now(): number };
   clientClock: Clock;
   credentials: Record<string, string>;
@@ -219,7 +228,7 @@ async function waitForRow(life: Life): Promise<RowResult> {
   const polling = await follow(false);
   const woken = await follow(true);
   return {
-    row: `29b. calls.waitFor: GET requests per followed call (${FOLLOWED} calls, completed 35 s after placing)`,
+    row: `29c. calls.waitFor: GET requests per followed call (${FOLLOWED} calls, completed 35 s after placing)`,
     command: 'npm run bench -- call-life',
     table: [
       ['follow', 'GETs per call', 'reached completed'],
@@ -228,6 +237,99 @@ async function waitForRow(life: Life): Promise<RowResult> {
     ],
     goals: [],
     notes: ['the sandbox posts call.status_changed for ringing, answered and completed'],
+  };
+}
+
+const CREATES = 200;
+
+async function lostAnswersRow(life: Life): Promise<RowResult> {
+  const run = async (kind: 'drop_after' | 'drop_before') => {
+    const { sandbox, client, close } = await served(life);
+    try {
+      const sdk = client();
+      let lookUps = 0;
+      sdk.on('request', ({ method }) => {
+        if (method === 'GET') lookUps++;
+      });
+      const counted = async () => {
+        const page = (await client().calls.listRecent({ limit: 1 })) as unknown as {
+          pagination: { total: number };
+        };
+        return page.pagination.total;
+      };
+      let resolved = 0;
+      let rejectedUnknown = 0;
+      let placedFirst = 0;
+      let placedAfterRetry = 0;
+      for (let i = 0; i < CREATES; i++) {
+        const key = `${kind}-${i}`;
+        const to = `+1415555${String(i).padStart(4, '0')}`;
+        const before = await counted();
+        sandbox.injectFault({ method: 'POST', path: '/v2/calls', kind, times: 1 });
+        const first = await sdk.calls.create({ to }, { idempotencyKey: key }).then(
+          () => 'resolved',
+          (error: { outcome?: string }) => error.outcome,
+        );
+        if (first === 'resolved') resolved++;
+        if (first === 'unknown') rejectedUnknown++;
+        placedFirst += (await counted()) - before;
+        if (first !== 'resolved') {
+          await sdk.calls.create({ to }, { idempotencyKey: key });
+          placedAfterRetry += (await counted()) - before;
+        }
+      }
+      return { resolved, rejectedUnknown, placedFirst, placedAfterRetry, lookUps };
+    } finally {
+      await close();
+    }
+  };
+  const after = await run('drop_after');
+  const before = await run('drop_before');
+  const perCreate = (n: number) => fmt(n / CREATES, 2);
+  return {
+    row: `29b. lost answers: ${CREATES} keyed calls.create, the answer dropped after placing / before`,
+    command: 'npm run bench -- call-life',
+    table: [
+      [
+        'fault',
+        'resolved',
+        'rejected unknown',
+        'placed per create',
+        'after the retry with the key',
+        'look-up GETs per create',
+      ],
+      [
+        'drop_after (placed, answer lost)',
+        String(after.resolved),
+        String(after.rejectedUnknown),
+        perCreate(after.placedFirst),
+        '—',
+        perCreate(after.lookUps),
+      ],
+      [
+        'drop_before (not placed)',
+        String(before.resolved),
+        String(before.rejectedUnknown),
+        perCreate(before.placedFirst),
+        perCreate(before.placedAfterRetry),
+        perCreate(before.lookUps),
+      ],
+    ],
+    goals: [
+      goal(
+        'drop_after: exactly 1 call placed per create',
+        after.placedFirst === CREATES && after.resolved === CREATES,
+        `${after.placedFirst} calls for ${CREATES} creates, ${after.resolved} resolved`,
+      ),
+      goal(
+        'drop_before: 0, then 1 on the retry with the same key',
+        before.placedFirst === 0 && before.placedAfterRetry === CREATES,
+        `${before.placedFirst} placed first, ${before.placedAfterRetry} after the retries`,
+      ),
+    ],
+    notes: [
+      'each create goes to its own number; the look-up lists outbound calls since a minute before the create (1 GET) and reads the details of calls to that number (1 GET when found)',
+    ],
   };
 }
 
@@ -244,5 +346,5 @@ export async function callLifeRows(): Promise<RowResult[]> {
       },
     ];
   }
-  return [await liveListRow(life), await waitForRow(life)];
+  return [await liveListRow(life), await lostAnswersRow(life), await waitForRow(life)];
 }
