@@ -1,21 +1,7 @@
-import { createServer, type Server } from 'node:http';
 import { type Clock, FINAL_CALL_STATUSES } from 'telephony-sdk';
 import { WebhookReceiver } from 'telephony-sdk/webhooks';
-import { afterEach, describe, expect, it } from 'vitest';
-import { serveSandbox } from './helpers.js';
-
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
-
-async function mount(receiver: WebhookReceiver): Promise<string> {
-  const server = createServer(receiver.nodeHandler);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/callbacks`;
-}
+import { describe, expect, it } from 'vitest';
+import { mountReceiver, serveSandbox } from './helpers.js';
 
 /** Counts the client's GETs of one call. */
 function detailReads(client: {
@@ -72,7 +58,7 @@ describe("a call's life on the sandbox", () => {
     const sdk = client({ clock: held });
     const reads = detailReads(sdk);
     const receiver = new WebhookReceiver({ secret: 'whsec_callbacks' });
-    const callbackUrl = await mount(receiver);
+    const callbackUrl = await mountReceiver(receiver, '/callbacks');
     const call = await sdk.calls.create({ to: '+14155550123', callback_url: callbackUrl });
     const waiting = sdk.calls.waitFor(call.id, 'completed', { receiver });
     await expect.poll(reads).toBe(1);

@@ -1,7 +1,7 @@
-import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { listCall } from '../../fixtures/calls.js';
-import { BASE, testClient, tokenHandler } from '../../helpers/client.js';
+import { testClient, tokenHandler } from '../../helpers/client.js';
+import { recentCallsHandler } from '../../helpers/recent-calls.js';
 import { server } from '../../helpers/server.js';
 
 /**
@@ -23,26 +23,17 @@ function movingList(initial: number, { countsArrivals = true, perRequest = 0 } =
   const requests: URLSearchParams[] = [];
   server.use(
     tokenHandler(),
-    http.get(`${BASE}/v2/calls/recent`, ({ request }) => {
-      const query = new URL(request.url).searchParams;
-      requests.push(query);
-      arrive(perRequest);
-      const limit = Number(query.get('limit') ?? 20);
-      const offset = Number(query.get('offset') ?? 0);
-      const page = calls.slice(offset, offset + limit);
-      return HttpResponse.json({
-        status: 'success',
-        data: {
-          calls: page.map((id) => listCall(id)),
-          pagination: {
-            total: countsArrivals ? calls.length : initialTotal,
-            limit,
-            offset,
-            has_more: offset + page.length < calls.length,
-          },
+    recentCallsHandler(
+      () => calls,
+      (id) => listCall(id),
+      {
+        total: () => (countsArrivals ? calls.length : initialTotal),
+        onRequest: (query) => {
+          requests.push(query);
+          arrive(perRequest);
         },
-      });
-    }),
+      },
+    ),
   );
   return { arrive, remove, requests, existing: new Set(calls) };
 }

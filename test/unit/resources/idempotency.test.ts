@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createdCallBody, detailCall, listCall } from '../../fixtures/calls.js';
 import { BASE, testClient, tokenHandler } from '../../helpers/client.js';
 import { fakeClock } from '../../helpers/clock.js';
+import { recentCallsHandler } from '../../helpers/recent-calls.js';
 import { server } from '../../helpers/server.js';
 
 const KEY = 'telephony_sdk_idempotency_key';
@@ -30,20 +31,11 @@ function placed(ids: string[], data: Record<string, Record<string, unknown>> = {
   const details: string[] = [];
   server.use(
     tokenHandler(),
-    http.get(`${BASE}/v2/calls/recent`, ({ request }) => {
-      const query = new URL(request.url).searchParams;
-      lists.push(query);
-      const limit = Number(query.get('limit') ?? 20);
-      const offset = Number(query.get('offset') ?? 0);
-      const page = ids.slice(offset, offset + limit);
-      return HttpResponse.json({
-        status: 'success',
-        data: {
-          calls: page.map((id) => listCall(id, { direction: 'outbound' })),
-          pagination: { total: ids.length, limit, offset, has_more: offset + page.length < ids.length },
-        },
-      });
-    }),
+    recentCallsHandler(
+      () => ids,
+      (id) => listCall(id, { direction: 'outbound' }),
+      { onRequest: (query) => lists.push(query) },
+    ),
     http.get(`${BASE}/v2/calls/:id`, ({ params }) => {
       const id = String(params.id);
       details.push(id);

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { listCall } from '../../fixtures/calls.js';
 import { listUser } from '../../fixtures/users.js';
 import { BASE, BASE_V1, rejection, testClient, tokenHandler } from '../../helpers/client.js';
+import { recentCallsHandler } from '../../helpers/recent-calls.js';
 import { server } from '../../helpers/server.js';
 
 const KEY = 'telephony_sdk_idempotency_key';
@@ -55,24 +56,15 @@ function callsService(
         },
       });
     }),
-    http.get(`${BASE}/v2/calls/recent`, ({ request }) => {
+    http.get(`${BASE}/v2/calls/recent`, () => {
       requests.push('GET /v2/calls/recent');
       if (listFails)
         return HttpResponse.json({ status: 'error', code: 'c400', message: 'no' }, { status: 400 });
-      const query = new URL(request.url).searchParams;
-      const limit = Number(query.get('limit') ?? 20);
-      const offset = Number(query.get('offset') ?? 0);
-      const page = calls.slice(offset, offset + limit);
-      return HttpResponse.json({
-        status: 'success',
-        data: {
-          calls: page.map((call) =>
-            listCall(call.id, { direction: 'outbound', to: { number: call.to, name: '' } }),
-          ),
-          pagination: { total: calls.length, limit, offset, has_more: offset + page.length < calls.length },
-        },
-      });
     }),
+    recentCallsHandler(
+      () => calls,
+      (call) => listCall(call.id, { direction: 'outbound', to: { number: call.to, name: '' } }),
+    ),
     http.get(`${BASE}/v2/calls/:id`, ({ params }) => {
       requests.push('GET /v2/calls/{id}');
       const call = calls.find((c) => c.id === params.id);
