@@ -55,8 +55,9 @@ export class Page<T, P extends Pagination = Pagination> {
   /**
    * `true` when another page follows: the service says so (`has_more` in v2, `page < pages` in v1),
    * this page is not empty, the items so far (from the first page awaited) are fewer than `total`
-   * (in v2, `offset` + items too), and this page starts where it was asked to or further (a page that
-   * repeats or goes back has none). `false` exactly when `for await` would stop after this page.
+   * (in v2, `offset` + items too; for `calls.listRecent`, the calls that existed when the walk began),
+   * and this page starts where it was asked to or further (a page that repeats or goes back has none).
+   * `false` exactly when `for await` would stop after this page.
    */
   hasNextPage(): boolean {
     return this.#fetchNext !== undefined;
