@@ -2,7 +2,7 @@
  * `npm run bench` (builds first): every row of issue 5's table, contenders side by side in one
  * process, rounds with rotated order, medians and ratios. `npm run bench -- <row> …` runs some
  * rows only (throughput, cpu, validation, webhooks, heap, token, signal,
- * fleet, fleet-faults, pacing-cost, coldstart, hostile, call-life). Results are also saved as
+ * fleet, fleet-faults, pacing-cost, coldstart, hostile, coverage, call-life). Results are also saved as
  * JSON under bench/results/ (gitignored).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { printRow, type RowResult } from './report.js';
 import { callLifeRows } from './rows/call-life.js';
 import { coldStartRows } from './rows/coldstart.js';
+import { coverageRow } from './rows/coverage.js';
 import { cpuRow } from './rows/cpu.js';
 import { fleetRows } from './rows/fleet.js';
 import { fleetFaultRows } from './rows/fleet-faults.js';
@@ -38,6 +39,7 @@ const rows: Record<string, () => Promise<RowResult[]>> = {
   'pacing-cost': async () => [await pacingCostRow(await loadSdk(), await loadSdkRedis())],
   coldstart: coldStartRows,
   hostile: async () => [await hostileRow()],
+  coverage: async () => [coverageRow()],
   'call-life': callLifeRows,
 };
 
