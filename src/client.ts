@@ -55,7 +55,7 @@ export class TelephonyClient {
   constructor(options: ClientOptions = {}) {
     const resolved = resolveOptions(options);
     this.#transport = new HttpTransport(resolved, this.#events);
-    this.calls = new Calls(this.#transport);
+    this.calls = new Calls(this.#transport, resolved.clock);
     this.stats = new Stats(this.#transport);
     this.webhooks = new Webhooks(this.#transport);
     this.users = new Users(this.#transport);

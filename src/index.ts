@@ -34,6 +34,7 @@ export type {
 export type { ClientOptions } from './core/options.js';
 export type { RateLimit } from './core/pacing/plans.js';
 export type { RateBudget, Reservation, SharedState, SharedToken } from './core/pacing/shared-state.js';
+export { WaitTimeoutError } from './core/poll.js';
 export type {
   HttpMethod,
   QueryValue,
@@ -43,5 +44,6 @@ export type {
   Transport,
 } from './core/types.js';
 export * from './resources/index.js';
+export { FINAL_CALL_STATUSES } from './shared/call-status.js';
 export type * from './shared/tracer.js';
 export * from './webhooks/index.js';

@@ -233,6 +233,26 @@ export const ListRecentCallsParamsSchema = z.strictObject({
  */
 export interface ListRecentCallsParams extends z.input<typeof ListRecentCallsParamsSchema> {}
 
+/**
+ * The `custom_data` key under which `calls.create` stores its `idempotencyKey` (documented: a call's
+ * detail shows it), and which the caller's own `custom_data` may therefore not use.
+ */
+export const IDEMPOTENCY_FIELD = 'telephony_sdk_idempotency_key';
+
+/** 1–255 characters, none of them a control character (a key shows in messages and in `custom_data`). */
+const idempotencyKey = () =>
+  z.string().check(
+    z.refine((key: string) => /^[^\p{Cc}]{1,255}$/u.test(key), {
+      error: 'must be 1–255 printable characters',
+    }),
+  );
+
+/** Request options of `calls.create` beside the common ones. */
+export const CreateCallOptionsSchema = z.looseObject({ idempotencyKey: z.optional(idempotencyKey()) });
+
+/** Options of `calls.findByIdempotencyKey`, and its key. */
+export const FindByKeySchema = z.looseObject({ key: idempotencyKey(), since: z.optional(isoDate()) });
+
 /** Body of `POST /v2/calls`. */
 export const CreateCallParamsSchema = z.strictObject({
   /** E.164 number to call. */
@@ -245,13 +265,30 @@ export const CreateCallParamsSchema = z.strictObject({
   record: z.optional(z.boolean()),
   /** Called when the call status changes; an `http:` or `https:` URL. */
   callback_url: z.optional(httpUrl()),
-  /** Attached to the call, returned as sent. */
-  custom_data: z.optional(jsonObject()),
+  /** Attached to the call, returned as sent. Its key `telephony_sdk_idempotency_key` is the SDK's. */
+  custom_data: z.optional(
+    jsonObject().check(
+      z.refine((data) => !Object.hasOwn(data, IDEMPOTENCY_FIELD), {
+        error: 'is reserved for the idempotencyKey option of calls.create',
+        path: [IDEMPOTENCY_FIELD],
+      }),
+    ),
+  ),
 });
 /**
  * What `calls.create` needs: at least `to` (E.164). Invalid values reject with `ValidationError` before any request.
  */
 export interface CreateCallParams extends z.input<typeof CreateCallParamsSchema> {}
+
+/**
+ * The body of a `calls.create` given an idempotency key: the caller's params, checked (so the reserved
+ * key is refused in theirs), then the key added to `custom_data` beside their own keys.
+ */
+export const keyedCreateCallSchema = (key: string) =>
+  z.pipe(
+    CreateCallParamsSchema,
+    z.transform((body) => ({ ...body, custom_data: { ...body.custom_data, [IDEMPOTENCY_FIELD]: key } })),
+  );
 
 /** Body of `POST /v2/calls/{call_id}/transfer`. */
 export const TransferCallParamsSchema = z.strictObject({
@@ -266,3 +303,19 @@ export const TransferCallParamsSchema = z.strictObject({
  * What `calls.transfer` needs: `to` (number or user id) and optionally `type` and `callback_url`.
  */
 export interface TransferCallParams extends z.input<typeof TransferCallParamsSchema> {}
+
+/** What `calls.waitFor` takes beside the call id, checked before the first read. */
+export const WaitForCallSchema = z.looseObject({
+  /** A status, a non-empty array of statuses, or a predicate. */
+  until: z.union([
+    z.string().check(notEmpty('must be a status, an array of statuses or a function')),
+    z.array(z.string()).check(notEmpty('must hold at least one status')),
+    z.custom<(call: CallDetail) => boolean>((value) => typeof value === 'function', {
+      error: 'must be a status, an array of statuses or a function',
+    }),
+  ]),
+  timeout: z.optional(intBetween(0)),
+  pollInterval: z.optional(
+    z.strictObject({ initial: z.optional(intBetween(1)), max: z.optional(intBetween(1)) }),
+  ),
+});

@@ -1,6 +1,12 @@
 export { Page, PagePromise } from '../core/response/page.js';
 export type { NumberedPagination, OffsetPagination, Pagination } from '../core/response/pagination.js';
-export { Calls } from './calls.js';
+export {
+  type CallCondition,
+  Calls,
+  type CreateCallOptions,
+  type FindByIdempotencyKeyOptions,
+  type WaitForCallOptions,
+} from './calls.js';
 export type {
   Call,
   CallDetail,

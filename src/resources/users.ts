@@ -1,9 +1,11 @@
 import * as z from 'zod/mini';
+import { TelephonyError } from '../core/errors.js';
 import { runOperation } from '../core/operation.js';
 import { path } from '../core/request/path.js';
 import { listPages, type PagePromise } from '../core/response/page.js';
 import { type NumberedPagination, numberedPages } from '../core/response/pagination.js';
 import type { RequestOptions } from '../core/types.js';
+import { quote } from '../core/zod-issues.js';
 import { emailAddress, intBetween, notEmpty, oneOf, openEnum } from './fields.js';
 import { APIResource } from './resource.js';
 
@@ -211,20 +213,36 @@ export class Users extends APIResource {
 
   /**
    * Creates a user (status `pending`; a welcome e-mail is sent unless `send_welcome_email: false`).
+   * When the answer is lost after sending (outcome `unknown`), it looks the user up by e-mail
+   * (`users.list({ search: email })`, one request) and resolves with the user it finds.
    * @throws {ValidationError} (a rejection, nothing sent) when `name` is empty, `email` is not an e-mail address, or a field is unknown.
    */
   async create(params: CreateUserParams, options?: RequestOptions): Promise<User> {
-    return runOperation(
-      this.transport,
-      {
-        method: 'POST',
-        path: '/v1/users',
-        body: { schema: CreateUserParamsSchema, value: params },
-        data: UserData,
-        result: (data) => data.user,
-      },
-      options,
-    );
+    try {
+      return await runOperation(
+        this.transport,
+        {
+          method: 'POST',
+          path: '/v1/users',
+          body: { schema: CreateUserParamsSchema, value: params },
+          data: UserData,
+          result: (data) => data.user,
+        },
+        options,
+      );
+    } catch (error) {
+      if (!(error instanceof TelephonyError) || error.outcome !== 'unknown') throw error;
+      // The service may have created the user: an e-mail names one user, so the list says whether it did.
+      const email = params.email.toLowerCase();
+      const page = await this.list(
+        { search: params.email, per_page: 100 },
+        { signal: options?.signal },
+      ).catch(() => undefined);
+      const found = page?.items.find((user) => user.email.toLowerCase() === email);
+      if (found !== undefined) return found;
+      error.message += ` users.list({ search: ${quote(params.email, 40)} }) ${page ? 'found no such user just now' : 'failed too'}: ask it again before creating the user again.`;
+      throw error;
+    }
   }
 
   /**

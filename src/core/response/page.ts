@@ -6,6 +6,7 @@ import { currentTracedCall } from '../tracing/current.js';
 import type { HttpMethod, RequestOptions, Transport } from '../types.js';
 import { unwrapSuccess } from './envelope.js';
 import { parseResponse } from './guard.js';
+import { startWalk, type Walk, walkOn } from './live-walk.js';
 import type { Pagination, PaginationStrategy, Query } from './pagination.js';
 
 /** A list endpoint, as a resource describes it. */
@@ -17,6 +18,11 @@ export interface ListSpec<Item extends z.core.$ZodType, P extends Pagination> {
   items: string;
   itemSchema: Item;
   pagination: PaginationStrategy<P>;
+  /**
+   * The list is newest first and grows at its front while it is walked (`calls/recent`): a walk then
+   * yields each item that existed when it began once (`live-walk.ts`), telling items apart by `id`.
+   */
+  growsAtFront?: { id: (item: z.output<Item> | z.output<Variant>) => string };
 }
 
 /**
@@ -39,8 +45,9 @@ export class Page<T, P extends Pagination = Pagination> {
   /**
    * `true` when another page follows: the service says so (`has_more` in v2, `page < pages` in v1),
    * this page is not empty, the items so far (from the first page awaited) are fewer than `total`
-   * (in v2, `offset` + items too), and this page starts where it was asked to or further (a page that
-   * repeats or goes back has none). `false` exactly when `for await` would stop after this page.
+   * (in v2, `offset` + items too; for `calls.listRecent`, the calls that existed when the walk began),
+   * and this page starts where it was asked to or further (a page that repeats or goes back has none).
+   * `false` exactly when `for await` would stop after this page.
    */
   hasNextPage(): boolean {
     return this.#fetchNext !== undefined;
@@ -151,33 +158,54 @@ export function listPages<Item extends z.core.$ZodType, P extends Pagination>(
   // A next page is an operation of its own, named as the list's first (`calls.listRecent`).
   const traced = currentTracedCall();
   const again = <R extends PromiseLike<unknown>>(run: () => R): R => traced?.again(run) ?? run();
-  // `query`: the checked params for the first page (a refusal rejects it, nothing sent), else the
-  // next page's; `from`: where the answer must start (a next page); `before`: items of the pages before it.
+  // `from`: where the answer must start (a next page); `before`: items of the pages before it;
+  // `walk`: where a walk over a list that grows at its front stands (after its first page).
   const fetchPage = async (
-    query = validateParams(spec.query.schema, spec.query.value ?? {}, operation) as Query,
-    from?: number,
-    before = 0,
+    query: Query,
+    from: number | undefined,
+    before: number,
+    walk: Walk | undefined,
   ): Promise<Page<T, P>> => {
     const answer = await transport.send({ method: spec.method, path: spec.path, query }, options);
     const envelope = unwrapSuccess(answer, operation);
-    const items = parseResponse(
+    const received = parseResponse(
       arrayOf(spec.itemSchema),
       envelope.data[spec.items],
       operation,
       `data.${spec.items}`,
     ) as T[];
-    const { pagination, at, next } = spec.pagination(envelope, query, items.length, operation);
-    const seen = before + items.length;
+    const { pagination, at, offset, next } = spec.pagination(envelope, query, received.length, operation);
     const advanced = from === undefined || at >= from;
+    let items = received;
+    let here = walk;
+    if (spec.growsAtFront && offset !== undefined && advanced) {
+      const ids = received.map(spec.growsAtFront.id);
+      if (walk === undefined) here = startWalk(pagination.total, offset, ids);
+      else {
+        const moved = walkOn(walk, pagination.total, offset, ids);
+        if ('reread' in moved)
+          return fetchPage({ ...query, offset: moved.reread }, moved.reread, before, moved.walk);
+        items = moved.fresh.map((index) => received[index] as T);
+        here = moved.walk;
+      }
+    }
+    const seen = before + items.length;
     // An empty page, a page that repeats or goes back, and `total` reached end the list whatever the
-    // server says: each would otherwise let a service keep the loop going forever.
+    // server says: each would otherwise let a service keep the loop going forever. A walk counts
+    // against the calls that existed when it began, not against a `total` that grows as calls arrive.
+    const left = here === undefined ? seen < pagination.total : here.left > 0;
     const fetchNext =
-      next !== undefined && advanced && items.length > 0 && seen < pagination.total
-        ? () => new PagePromise(again(() => fetchPage(next.query, next.at, seen)))
+      next !== undefined && advanced && items.length > 0 && left
+        ? () => new PagePromise(again(() => fetchPage(next.query, next.at, seen, here)))
         : undefined;
     const page = new Page(items, pagination, fetchNext);
     if (!advanced) behind.add(page);
     return page;
   };
-  return new PagePromise(fetchPage());
+  // Validated here, not in a default parameter: a refusal rejects the first page and nothing is sent.
+  const first = async () => {
+    const query = validateParams(spec.query.schema, spec.query.value ?? {}, operation) as Query;
+    return fetchPage(query, undefined, 0, undefined);
+  };
+  return new PagePromise(first());
 }
