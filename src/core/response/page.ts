@@ -22,7 +22,7 @@ export interface ListSpec<Item extends z.core.$ZodType, P extends Pagination> {
    * The list is newest first and grows at its front while it is walked (`calls/recent`): a walk then
    * yields each item that existed when it began once (`live-walk.ts`), telling items apart by `id`.
    */
-  growsAtFront?: { id: (item: z.output<Item> | z.output<Variant>) => string };
+  growsAtFront?: { id: (item: z.output<Item>) => string };
 }
 
 /**
