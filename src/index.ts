@@ -21,12 +21,15 @@ export {
 export type {
   ClientEvents,
   ClientListener,
+  DeprecatedWarning,
+  RateLimitAbovePlanWarning,
   RequestEvent,
   ResponseEvent,
   RetryEvent,
   SharedStateErrorEvent,
   ThrottleEvent,
   TokenEvent,
+  V1DeprecatedWarning,
   WarningEvent,
 } from './core/events.js';
 export type { ClientOptions } from './core/options.js';
