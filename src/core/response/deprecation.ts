@@ -1,4 +1,4 @@
-import { parseHttpDate } from './http-date.js';
+import { parseImfFixdate } from './http-date.js';
 
 /** What an answer's `Deprecation` and `Sunset` headers say; `undefined` fields were not given (or unreadable). */
 export interface DeprecationNotice {
@@ -22,12 +22,12 @@ export function parseDeprecation(header: string | null): number | boolean {
   const date = SF_DATE.exec(value);
   if (date !== null) return Number(date[1]) * 1000;
   if (value.toLowerCase() === 'true') return true;
-  return parseHttpDate(value) ?? false;
+  return parseImfFixdate(value) ?? false;
 }
 
 /** `Sunset` (RFC 8594): an HTTP-date, in ms since the epoch; `undefined` when absent or unreadable. */
 export function parseSunset(header: string | null): number | undefined {
-  return header === null ? undefined : parseHttpDate(header.trim());
+  return header === null ? undefined : parseImfFixdate(header.trim());
 }
 
 /** The notice an answer carries, or `undefined` when it has neither header (in a form that can be read). */

@@ -27,7 +27,6 @@ import type { Clock } from '../clock.js';
 import { TelephonyError } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import { METHODS } from '../request/method.js';
-import { parseHttpDate } from '../response/http-date.js';
 import type { Exchange } from './exchange.js';
 import { discard } from './read-body.js';
 import { sleep } from './signals.js';
@@ -151,16 +150,24 @@ export function decideRetry(
   return { retry: true, delayMs: Math.round(ceiling / 2 + (random * ceiling) / 2), reason };
 }
 
+// RFC 9110 §5.6.7 IMF-fixdate, the only HTTP-date form a sender may generate. `Date.parse` alone is
+// not enough: V8 reads almost anything as a date (`1.5` is 1 January 2001, already past: no wait at all).
+const IMF_FIXDATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
 /**
  * `Retry-After` as milliseconds from `now`: delta-seconds (digits; a decimal such as `1.5` is read as
- * seconds too) or an HTTP-date; `undefined` when absent or in any other form.
+ * seconds too) or an IMF-fixdate; `undefined` when absent or in any other form.
  */
 export function parseRetryAfter(header: string | null, now: number): number | undefined {
   if (header === null) return undefined;
   const trimmed = header.trim();
   if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);
-  const date = parseHttpDate(trimmed);
-  return date === undefined ? undefined : Math.max(0, date - now);
+  if (!IMF_FIXDATE.test(trimmed)) return undefined;
+  // A date is one only if it reads back as written (`toUTCString` writes IMF-fixdate; the weekday is
+  // not compared): not one that rolls over (31 Feb, 24:00), names no month, or is in years 0000–0099,
+  // which `Date.parse` moves to 1950–2049.
+  const date = Date.parse(trimmed);
+  return new Date(date).toUTCString().slice(4) === trimmed.slice(4) ? Math.max(0, date - now) : undefined;
 }
 
 /**

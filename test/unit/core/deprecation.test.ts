@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Deprecations } from '../../../src/core/deprecations.js';
 import { deprecationOf, parseDeprecation, parseSunset } from '../../../src/core/response/deprecation.js';
-import { parseHttpDate } from '../../../src/core/response/http-date.js';
+import { parseImfFixdate } from '../../../src/core/response/http-date.js';
 
 const JUNE_2023 = Date.UTC(2023, 5, 30, 23, 59, 59);
 
@@ -59,17 +59,17 @@ describe('deprecationOf', () => {
   });
 });
 
-describe('parseHttpDate', () => {
+describe('parseImfFixdate', () => {
   it('reads IMF-fixdate only, and only a date that exists', () => {
-    expect(parseHttpDate('Sun, 06 Nov 1994 08:49:37 GMT')).toBe(Date.UTC(1994, 10, 6, 8, 49, 37));
-    expect(parseHttpDate('Mon, 06 Nov 1994 08:49:37 GMT')).toBe(Date.UTC(1994, 10, 6, 8, 49, 37));
+    expect(parseImfFixdate('Sun, 06 Nov 1994 08:49:37 GMT')).toBe(Date.UTC(1994, 10, 6, 8, 49, 37));
+    expect(parseImfFixdate('Mon, 06 Nov 1994 08:49:37 GMT')).toBe(Date.UTC(1994, 10, 6, 8, 49, 37));
     for (const value of [
       'Sunday, 06-Nov-94 08:49:37 GMT',
       'Sun, 06 Nov 0094 08:49:37 GMT',
       '1.5',
       'Sun, 06 Nov 1994 24:00:00 GMT',
     ])
-      expect(parseHttpDate(value)).toBeUndefined();
+      expect(parseImfFixdate(value)).toBeUndefined();
   });
 });
 
