@@ -17,6 +17,7 @@ import {
 import { Deliverer, type Delivery } from './delivery.js';
 import { withDeliveryTimeout } from './delivery-timeout.js';
 import { CallNotifier } from './events.js';
+import { routeOf } from './http.js';
 import { type MswHttp, type MswMount, mswHandlers } from './msw.js';
 import { type ListeningSandbox, listenOnLoopback } from './node-server.js';
 import { RateLimiter, type RateUsage } from './rate-limit.js';
@@ -45,6 +46,13 @@ export interface SandboxOptions {
    * as unanswered (status null) and is re-delivered on the usual schedule. Default 10 000.
    */
   deliveryTimeout?: number;
+  /**
+   * Marks answers deprecated, as a service retiring an API does, so a client's `'warning'` `deprecated`
+   * can be seen and tested: each answer whose path starts with `path` (default `'/v1/'`) carries
+   * `Deprecation` (RFC 9745; default `@1703980800`, 31 December 2023, v1's deprecation date) and, when
+   * given, `Sunset` (RFC 8594, an HTTP-date such as `'Thu, 31 Dec 2026 23:59:59 GMT'`).
+   */
+  deprecationHeaders?: { path?: string; deprecation?: string; sunset?: string };
 }
 
 /** An incoming call for {@link Sandbox.simulateIncomingCall}. */
@@ -199,7 +207,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     webhooks,
     accountNumber,
   };
-  const handle = recordedRoute(world, activity, apiKeys);
+  const handle = withDeprecationHeaders(recordedRoute(world, activity, apiKeys), options.deprecationHeaders);
   const detail = (callId: string) => {
     const call = calls.get(callId);
     return detailForm(call, calls.duration(call));
@@ -260,6 +268,25 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   };
   consoleWorlds.set(sandbox, consoleWorld);
   return sandbox;
+}
+
+/** `route` with the `deprecationHeaders` option's headers on the answers it names. */
+function withDeprecationHeaders(
+  route: (request: Request) => Promise<Response>,
+  option: SandboxOptions['deprecationHeaders'],
+): (request: Request) => Promise<Response> {
+  if (option === undefined) return route;
+  const { path = '/v1/', deprecation = '@1703980800', sunset } = option;
+  return async (request) => {
+    const response = await route(request);
+    const { version, path: rest } = routeOf(new URL(request.url).pathname);
+    if (!`/${version}${rest}`.startsWith(path)) return response;
+    // A copy: the headers of an answer made elsewhere (a fault's) may be immutable.
+    const marked = new Response(response.body, response);
+    marked.headers.set('deprecation', deprecation);
+    if (sunset !== undefined) marked.headers.set('sunset', sunset);
+    return marked;
+  };
 }
 
 const consoleWorlds = new WeakMap<Sandbox, ConsoleWorld>();
