@@ -34,9 +34,12 @@ export type {
   V1DeprecatedWarning,
   WarningEvent,
 } from './core/events.js';
+export type { Logger, LogLevel } from './core/logs/level.js';
 export type { ClientOptions } from './core/options.js';
 export type { RateLimit } from './core/pacing/plans.js';
 export type { RateBudget, Reservation, SharedState, SharedToken } from './core/pacing/shared-state.js';
+export { APIPromise, type WithResponse } from './core/response/api-promise.js';
+export type { Middleware, MiddlewareContext } from './core/transport/middleware.js';
 export type {
   HttpMethod,
   QueryValue,

@@ -18,18 +18,24 @@ export class Deprecations {
   readonly #said = new Set<string>();
 
   /** The `v1_deprecated` warning, the first time a v1 call is made; `undefined` after. */
-  v1Call(): V1DeprecatedWarning | undefined {
+  v1Call(requestId: string): V1DeprecatedWarning | undefined {
     if (this.#v1Said) return undefined;
     this.#v1Said = true;
     return {
       code: 'v1_deprecated',
       message: `API v1 (users, legacyCalls, /v1/ paths) is deprecated since 31 December 2023 (the service's versioning policy): its behaviour after that date is not specified, and it may change or stop without notice`,
       deprecatedOn: V1_DEPRECATED_ON,
+      requestId,
     };
   }
 
   /** The `deprecated` warning for an answer that carries the headers, the first time for its method and path. */
-  answered(method: HttpMethod, url: string, headers: Headers): DeprecatedWarning | undefined {
+  answered(
+    method: HttpMethod,
+    url: string,
+    headers: Headers,
+    requestId: string,
+  ): DeprecatedWarning | undefined {
     const notice = deprecationOf(headers);
     if (notice === undefined) return undefined;
     const path = new URL(url).pathname;
@@ -49,6 +55,7 @@ export class Deprecations {
       path,
       deprecation,
       sunset,
+      requestId,
     };
   }
 }

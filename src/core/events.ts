@@ -71,6 +71,8 @@ export interface RateLimitAbovePlanWarning {
 /** `'warning'` `v1_deprecated`: the client's first v1 call (SPEC.md, Versioning: v1 is deprecated); said once per client. */
 export interface V1DeprecatedWarning {
   code: 'v1_deprecated';
+  /** The call that met it (as in its other events, logs and error). */
+  requestId: string;
   /** What is deprecated, since when, and what it means. */
   message: string;
   /** v1's deprecation date, `'2023-12-31'`. */
@@ -83,6 +85,8 @@ export interface V1DeprecatedWarning {
  */
 export interface DeprecatedWarning {
   code: 'deprecated';
+  /** The call that met it (as in its other events, logs and error). */
+  requestId: string;
   /** The operation, and what the headers said. */
   message: string;
   method: HttpMethod;
@@ -164,7 +168,14 @@ export class ClientEmitter {
     this.#emitter.off(name, shielded, listener);
   }
 
+  /**
+   * Where every `'warning'` is also written (the client's log, at warn): kept apart from the listeners,
+   * so `off('warning')` cannot silence the log.
+   */
+  onWarning: ((warning: WarningEvent) => void) | undefined;
+
   emit<Name extends keyof ClientEvents>(name: Name, payload: ClientEvents[Name][0]): void {
+    if (name === 'warning') this.onWarning?.(payload as WarningEvent);
     this.#emitter.emit(name, payload);
   }
 }

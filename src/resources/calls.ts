@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { ValidationError } from '../core/errors.js';
 import { runOperation } from '../core/operation.js';
 import { path } from '../core/request/path.js';
+import type { APIPromise } from '../core/response/api-promise.js';
 import { listPages, type PagePromise } from '../core/response/page.js';
 import { type OffsetPagination, offsetPages } from '../core/response/pagination.js';
 import type { RequestOptions } from '../core/types.js';
@@ -95,7 +96,7 @@ export class Calls extends APIResource {
    * One call in detail form (contact, user, queue, transfer history, custom data).
    * @throws {NotFoundError} when no call has this id.
    */
-  async get(callId: string, options?: RequestOptions): Promise<CallDetail> {
+  get(callId: string, options?: RequestOptions): APIPromise<CallDetail> {
     return runOperation(
       this.transport,
       {
@@ -115,7 +116,7 @@ export class Calls extends APIResource {
    *
    * @throws {ValidationError} (a rejection, nothing sent) when `to` or `from` is not E.164, or a field is unknown.
    */
-  async create(params: CreateCallParams, options?: RequestOptions): Promise<CreatedCall> {
+  create(params: CreateCallParams, options?: RequestOptions): APIPromise<CreatedCall> {
     return runOperation(
       this.transport,
       {
@@ -133,7 +134,7 @@ export class Calls extends APIResource {
    * Ends a call in progress; its status becomes `ended`.
    * @throws {NotFoundError} when no call has this id.
    */
-  async end(callId: string, options?: RequestOptions): Promise<EndedCall> {
+  end(callId: string, options?: RequestOptions): APIPromise<EndedCall> {
     return runOperation(
       this.transport,
       {
@@ -153,11 +154,11 @@ export class Calls extends APIResource {
    * becomes `transferring`. Never retried after a 5xx or a timeout.
    * @throws {NotFoundError} when no call has this id.
    */
-  async transfer(
+  transfer(
     callId: string,
     params: TransferCallParams,
     options?: RequestOptions,
-  ): Promise<TransferredCall> {
+  ): APIPromise<TransferredCall> {
     return runOperation(
       this.transport,
       {

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { runOperation } from '../core/operation.js';
 import { path } from '../core/request/path.js';
+import type { APIPromise } from '../core/response/api-promise.js';
 import { listPages, type PagePromise } from '../core/response/page.js';
 import { type NumberedPagination, numberedPages } from '../core/response/pagination.js';
 import type { RequestOptions } from '../core/types.js';
@@ -176,7 +177,7 @@ export class Users extends APIResource {
    * One user, with `preferences`.
    * @throws {NotFoundError} when no user has this id.
    */
-  async get(userId: string, options?: RequestOptions): Promise<User> {
+  get(userId: string, options?: RequestOptions): APIPromise<User> {
     return runOperation(
       this.transport,
       {
@@ -193,7 +194,7 @@ export class Users extends APIResource {
    * Creates a user (status `pending`; a welcome e-mail is sent unless `send_welcome_email: false`).
    * @throws {ValidationError} (a rejection, nothing sent) when `name` is empty, `email` is not an e-mail address, or a field is unknown.
    */
-  async create(params: CreateUserParams, options?: RequestOptions): Promise<User> {
+  create(params: CreateUserParams, options?: RequestOptions): APIPromise<User> {
     return runOperation(
       this.transport,
       {
@@ -211,7 +212,7 @@ export class Users extends APIResource {
    * Changes only the fields given; `status` moves a user to `active` or `inactive`.
    * @throws {NotFoundError} when no user has this id.
    */
-  async update(userId: string, params: UpdateUserParams, options?: RequestOptions): Promise<User> {
+  update(userId: string, params: UpdateUserParams, options?: RequestOptions): APIPromise<User> {
     return runOperation(
       this.transport,
       {
@@ -229,7 +230,7 @@ export class Users extends APIResource {
    * Deletes a user and all their data. Irreversible.
    * @throws {NotFoundError} when no user has this id.
    */
-  async delete(userId: string, options?: RequestOptions): Promise<DeletedUser> {
+  delete(userId: string, options?: RequestOptions): APIPromise<DeletedUser> {
     return runOperation(
       this.transport,
       {

@@ -1,3 +1,4 @@
+import { escapeControls } from '../response/call-error.js';
 import { clip } from '../zod-issues.js';
 import { environmentLevel, LOG_LEVELS, type Logger, type LogLevel, resolveLevel } from './level.js';
 
@@ -38,10 +39,6 @@ const PREFIX = '[telephony-sdk]';
  * whatever the client knows of its secrets (a pre-signed URL, a token a user put in `extraQuery`).
  */
 const SECRET_PARAM = /token|secret|passw|signature|^sig$|key|credential|auth/i;
-// C0, DEL and C1: an answer (a code, a message) must not forge a log line or a terminal sequence.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-
 /** `url` with the value of each query parameter named like a secret replaced by `[redacted]`. */
 export function withoutQuerySecrets(url: string): string {
   const at = url.indexOf('?');
@@ -60,9 +57,6 @@ export function withoutQuerySecrets(url: string): string {
     });
   return `${url.slice(0, at)}?${query.join('&')}`;
 }
-
-const escapeControls = (text: string) =>
-  text.replace(CONTROL, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
 
 /**
  * The client's log: the line formats of API.md (Logs), filtered by level. Every line passes through

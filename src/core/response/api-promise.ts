@@ -34,7 +34,10 @@ export class APIPromise<T> extends Promise<T> {
   // biome-ignore lint/suspicious/noThenProperty: an APIPromise is a promise by design (API.md).
   override then<A = T, B = never>(
     onFulfilled?: ((data: T) => A | PromiseLike<A>) | null,
-    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+    // Promise's own signature: with `unknown`, a rejection handler that every Promise takes
+    // (`(error: MyError) => …`) would stop compiling where a method's promise used to be plain.
+    // biome-ignore lint/suspicious/noExplicitAny: as `Promise.prototype.then` declares it.
+    onRejected?: ((reason: any) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
     return this.#answer.then(
       onFulfilled ? ({ data }) => onFulfilled(data) : ({ data }) => data as unknown as A,

@@ -1,9 +1,11 @@
 import * as z from 'zod/mini';
 import { TelephonyError } from '../errors.js';
+import { paramNames, refuseNamed } from '../request/extra.js';
 import { operationName } from '../request/method.js';
 import { validateParams } from '../request/params.js';
 import { currentTracedCall } from '../tracing/current.js';
 import type { HttpMethod, RequestOptions, Transport } from '../types.js';
+import { APIPromise, type WithResponse } from './api-promise.js';
 import { unwrapSuccess } from './envelope.js';
 import { parseResponse } from './guard.js';
 import type { Pagination, PaginationStrategy, Query } from './pagination.js';
@@ -60,7 +62,7 @@ export class Page<T, P extends Pagination = Pagination> {
   getNextPage(): PagePromise<T, P> {
     return (
       this.#fetchNext?.() ??
-      new PagePromise(Promise.reject(new TelephonyError('No next page (check hasNextPage() first)')))
+      new PagePromise<T, P>(Promise.reject(new TelephonyError('No next page (check hasNextPage() first)')))
     );
   }
 }
@@ -82,37 +84,16 @@ export class Page<T, P extends Pagination = Pagination> {
  * ```
  */
 export class PagePromise<T, P extends Pagination = Pagination>
-  extends Promise<Page<T, P>>
+  extends APIPromise<Page<T, P>>
   implements AsyncIterable<T>
 {
-  readonly #page: Promise<Page<T, P>>;
-
-  constructor(page: Promise<Page<T, P>>) {
-    super((resolve) => resolve(undefined as unknown as Page<T, P>));
-    this.#page = page;
-  }
-
-  /** `Promise`: promises derived with `then`/`catch`/`finally` are plain promises, not `PagePromise`s. */
-  static override get [Symbol.species]() {
-    return Promise;
-  }
-
-  // `catch` and `finally` are Promise's own: both call `then`, so they reach the page too.
-  // biome-ignore lint/suspicious/noThenProperty: a PagePromise is a promise by design (API.md).
-  override then<A = Page<T, P>, B = never>(
-    onFulfilled?: ((page: Page<T, P>) => A | PromiseLike<A>) | null,
-    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
-  ): Promise<A | B> {
-    return this.#page.then(onFulfilled, onRejected);
-  }
-
   /**
    * Every item of every page, fetching one page at a time; no request is made past the last page.
    * A page that starts before where it was asked to (the service repeated a page or went back) ends
    * the iteration before its items: its start was already yielded.
    */
   [Symbol.asyncIterator](): AsyncIterator<T> {
-    return iterate([this.#page]);
+    return iterate([this.then()]);
   }
 }
 
@@ -193,8 +174,13 @@ export function listPages<
     query = validateParams(spec.query.schema, spec.query.value ?? {}, operation) as Query,
     from?: number,
     before = 0,
-  ): Promise<Page<T, P>> => {
-    const answer = await transport.send({ method: spec.method, path: spec.path, query }, options);
+  ): Promise<WithResponse<Page<T, P>>> => {
+    // A typed parameter sent as an extra would skip its check (operation.ts does the same).
+    if (options?.extraQuery)
+      refuseNamed(options.extraQuery, paramNames(spec.query.schema), 'extraQuery', operation);
+    const { data: answer, response } = await transport
+      .send({ method: spec.method, path: spec.path, query }, options)
+      .withResponse();
     const envelope = unwrapSuccess(answer, operation);
     const items = checkItems(spec, envelope.data[spec.items], operation);
     const { pagination, at, next } = spec.pagination(envelope, query, items.length, operation);
@@ -208,7 +194,7 @@ export function listPages<
         : undefined;
     const page = new Page(items, pagination, fetchNext);
     if (!advanced) behind.add(page);
-    return page;
+    return { data: page, response };
   };
   return new PagePromise(fetchPage());
 }

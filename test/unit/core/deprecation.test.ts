@@ -76,18 +76,20 @@ describe('parseImfFixdate', () => {
 describe('Deprecations: each warning once', () => {
   it('v1_deprecated at the first v1 call only', () => {
     const deprecations = new Deprecations();
-    expect(deprecations.v1Call()).toMatchObject({ code: 'v1_deprecated', deprecatedOn: '2023-12-31' });
-    expect(deprecations.v1Call()).toBeUndefined();
-    expect(new Deprecations().v1Call()).toMatchObject({ code: 'v1_deprecated' });
+    expect(deprecations.v1Call('req_1')).toMatchObject({ code: 'v1_deprecated', deprecatedOn: '2023-12-31' });
+    expect(deprecations.v1Call('req_1')).toBeUndefined();
+    expect(new Deprecations().v1Call('req_1')).toMatchObject({ code: 'v1_deprecated' });
   });
 
   it('deprecated once per method and path, with the dates when known; nothing without the headers', () => {
     const deprecations = new Deprecations();
     const headers = new Headers({ deprecation: '@1688169599', sunset: 'Sun, 31 Dec 2023 00:00:00 GMT' });
     expect(
-      deprecations.answered('GET', 'https://api.test/v2/calls/recent?limit=1', new Headers()),
+      deprecations.answered('GET', 'https://api.test/v2/calls/recent?limit=1', new Headers(), 'req_1'),
     ).toBeUndefined();
-    expect(deprecations.answered('GET', 'https://api.test/v2/calls/recent?limit=1', headers)).toEqual({
+    expect(
+      deprecations.answered('GET', 'https://api.test/v2/calls/recent?limit=1', headers, 'req_1'),
+    ).toEqual({
       code: 'deprecated',
       message:
         'GET /v2/calls/recent is deprecated as of 2023-06-30T23:59:59.000Z and will stop answering after 2023-12-31T00:00:00.000Z, the service says (Deprecation/Sunset headers)',
@@ -95,10 +97,18 @@ describe('Deprecations: each warning once', () => {
       path: '/v2/calls/recent',
       deprecation: '2023-06-30T23:59:59.000Z',
       sunset: '2023-12-31T00:00:00.000Z',
+      requestId: 'req_1',
     });
-    expect(deprecations.answered('GET', 'https://api.test/v2/calls/recent?limit=2', headers)).toBeUndefined();
     expect(
-      deprecations.answered('POST', 'https://api.test/v2/calls/recent', new Headers({ deprecation: 'true' })),
+      deprecations.answered('GET', 'https://api.test/v2/calls/recent?limit=2', headers, 'req_1'),
+    ).toBeUndefined();
+    expect(
+      deprecations.answered(
+        'POST',
+        'https://api.test/v2/calls/recent',
+        new Headers({ deprecation: 'true' }),
+        'req_2',
+      ),
     ).toEqual({
       code: 'deprecated',
       message: 'POST /v2/calls/recent is deprecated, the service says (Deprecation/Sunset headers)',
@@ -106,6 +116,7 @@ describe('Deprecations: each warning once', () => {
       path: '/v2/calls/recent',
       deprecation: undefined,
       sunset: undefined,
+      requestId: 'req_2',
     });
   });
 
@@ -113,7 +124,7 @@ describe('Deprecations: each warning once', () => {
     const deprecations = new Deprecations();
     const headers = new Headers({ deprecation: 'true' });
     const said = Array.from({ length: 300 }, (_, i) =>
-      deprecations.answered('GET', `https://h/v1/users/u${i}`, headers),
+      deprecations.answered('GET', `https://h/v1/users/u${i}`, headers, 'req_1'),
     );
     expect(said.filter(Boolean)).toHaveLength(256);
   });

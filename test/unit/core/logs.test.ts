@@ -122,7 +122,7 @@ describe('log lines', () => {
       error: { name: 'APIError', message: 'boom\n[telephony-sdk] forged\u001b[31m' },
     });
     expect(lines).toEqual([
-      'info [telephony-sdk] r o: failed with APIError: boom\\x0a[telephony-sdk] forged\\x1b[31m after 1 attempt in 1 ms',
+      'info [telephony-sdk] r o: failed with APIError: boom\\n[telephony-sdk] forged\\u001b[31m after 1 attempt in 1 ms',
     ]);
   });
 
