@@ -26,16 +26,18 @@ export interface OperationSpec<Data extends AnySchema, Result> {
 }
 
 /**
- * Validates params (a `ValidationError` rejects and nothing is sent), sends, unwraps the envelope
+ * Describes the call, validates params (a `ValidationError` rejects and nothing is sent), sends, unwraps the envelope
  * and checks `data` (a `ResponseValidationError` names the field and the operation).
  */
 export function runOperation<Data extends AnySchema, Result>(
   transport: Transport,
-  spec: OperationSpec<Data, Result>,
+  describe: () => OperationSpec<Data, Result>,
   options?: RequestOptions,
 ): APIPromise<Result> {
-  const operation = operationName(spec);
   const answer = async () => {
+    // Described here, in the promise: a refused id (the `path` tag) rejects it, never throws.
+    const spec = describe();
+    const operation = operationName(spec);
     const query = spec.query && validateParams(spec.query.schema, spec.query.value, operation);
     const body = spec.body && validateParams(spec.body.schema, spec.body.value, operation);
     // A typed parameter sent as an extra would skip its check: refused even when the call left it out.

@@ -99,12 +99,12 @@ export class Calls extends APIResource {
   get(callId: string, options?: RequestOptions): APIPromise<CallDetail> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'GET',
         path: path('calls.get')`/v2/calls/${{ callId }}`,
         data: DetailData,
         result: (data) => data.call,
-      },
+      }),
       options,
     );
   }
@@ -119,13 +119,13 @@ export class Calls extends APIResource {
   create(params: CreateCallParams, options?: RequestOptions): APIPromise<CreatedCall> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'POST',
         path: '/v2/calls',
         body: { schema: CreateCallParamsSchema, value: params },
         data: CreatedData,
         result: (data) => data.call,
-      },
+      }),
       options,
     );
   }
@@ -137,14 +137,14 @@ export class Calls extends APIResource {
   end(callId: string, options?: RequestOptions): APIPromise<EndedCall> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'DELETE',
         path: path('calls.end')`/v2/calls/${{ callId }}`,
         data: EndedData,
         // An earlier attempt ended the call and its answer was lost: when, is not known.
         ifGone: { call: { id: callId, status: 'ended', ended_at: null } },
         result: (data) => data.call,
-      },
+      }),
       options,
     );
   }
@@ -161,13 +161,13 @@ export class Calls extends APIResource {
   ): APIPromise<TransferredCall> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'POST',
         path: path('calls.transfer')`/v2/calls/${{ callId }}/transfer`,
         body: { schema: TransferCallParamsSchema, value: params },
         data: TransferredData,
         result: (data) => data.call,
-      },
+      }),
       options,
     );
   }

@@ -82,13 +82,13 @@ export class Stats extends APIResource {
   calls(params: CallStatsParams, options?: RequestOptions): APIPromise<CallStats> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'GET',
         path: '/v2/calls/stats',
         query: { schema: CallStatsParamsSchema, value: params },
         data: StatsData,
         result: (data) => data.stats,
-      },
+      }),
       options,
     );
   }

@@ -180,12 +180,12 @@ export class Users extends APIResource {
   get(userId: string, options?: RequestOptions): APIPromise<User> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'GET',
         path: path('users.get')`/v1/users/${{ userId }}`,
         data: UserData,
         result: (data) => data.user,
-      },
+      }),
       options,
     );
   }
@@ -197,13 +197,13 @@ export class Users extends APIResource {
   create(params: CreateUserParams, options?: RequestOptions): APIPromise<User> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'POST',
         path: '/v1/users',
         body: { schema: CreateUserParamsSchema, value: params },
         data: UserData,
         result: (data) => data.user,
-      },
+      }),
       options,
     );
   }
@@ -215,13 +215,13 @@ export class Users extends APIResource {
   update(userId: string, params: UpdateUserParams, options?: RequestOptions): APIPromise<User> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'PATCH',
         path: path('users.update')`/v1/users/${{ userId }}`,
         body: { schema: UpdateUserParamsSchema, value: params },
         data: UserData,
         result: (data) => data.user,
-      },
+      }),
       options,
     );
   }
@@ -233,13 +233,13 @@ export class Users extends APIResource {
   delete(userId: string, options?: RequestOptions): APIPromise<DeletedUser> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'DELETE',
         path: path('users.delete')`/v1/users/${{ userId }}`,
         data: DeletedUserSchema,
         ifGone: { deleted: true, id: userId },
         result: (data) => data,
-      },
+      }),
       options,
     );
   }
