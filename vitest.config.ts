@@ -15,6 +15,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // The secret scan of every line the suite's clients log (test/helpers/secret-scan.ts).
+    setupFiles: ['test/helpers/log-scan.setup.ts'],
     restoreMocks: true,
     testTimeout: 20_000,
   },

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { SECRETS } from './client.js';
+import { SECRETS } from './canary.js';
 
 const base64url = (text: string) => btoa(text).replaceAll('+', '-').replaceAll('/', '_');
 const html = (text: string) =>
@@ -29,4 +29,20 @@ export function expectNoSecretIn(texts: readonly string[], secrets: readonly str
   const forms = secrets.flatMap(secretForms);
   for (const text of texts)
     for (const form of forms) expect(text, `a logged line holds a secret (${form})`).not.toContain(form);
+}
+
+/** Every line logged by the suite's clients (testClient), scanned and emptied after each test. */
+const suiteLines: string[] = [];
+const keep = (line: string) => {
+  suiteLines.push(line);
+};
+
+/** The logger testClient gives every client: debug and up, each line kept for the scan. */
+export const suiteLogger = { debug: keep, info: keep, warn: keep, error: keep };
+
+/** Scans the lines logged since the last scan for every form of the canary credentials; how many it read. */
+export function scanSuiteLines(): number {
+  const lines = suiteLines.splice(0);
+  expectNoSecretIn(lines);
+  return lines.length;
 }
