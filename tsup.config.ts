@@ -1,8 +1,6 @@
 import { defineConfig } from 'tsup';
-import { browserLoaders } from './scripts/lib/browser-loaders.js';
 import { inlineConsoleAssets } from './scripts/lib/console-assets.js';
 import { esmTypeStubs } from './scripts/lib/esm-types.js';
-import { lazyKy } from './scripts/lib/lazy-ky.js';
 import { minifyWhitespace } from './scripts/lib/minify.js';
 import { dropMaps, ownSourceMaps } from './scripts/lib/source-maps.js';
 
@@ -72,7 +70,7 @@ export default defineConfig([
     sourcemap: true,
     clean: true,
     target: 'es2022',
-    esbuildPlugins: [inlineConsoleAssets, browserLoaders],
+    esbuildPlugins: [inlineConsoleAssets],
     platform: 'neutral',
     // redis and ioredis are never imported (the user passes a client in); listed so that a stray
     // import could never bundle one.
@@ -100,8 +98,7 @@ export default defineConfig([
     keepNames: true,
     sourcemap: true,
     target: 'es2022',
-    // ky is evaluated at the first request, not when the package is loaded (scripts/lib/lazy-ky.ts).
-    esbuildPlugins: [inlineConsoleAssets, lazyKy],
+    esbuildPlugins: [inlineConsoleAssets],
     platform: 'neutral',
     noExternal: ['ky', 'zod', 'eventemitter3'],
     external: ['msw', 'redis', 'ioredis', /^node:/],
@@ -123,8 +120,7 @@ export default defineConfig([
     splitting: true,
     sourcemap: true,
     target: 'node20',
-    // ky is evaluated at the first request, not when the package is loaded (scripts/lib/lazy-ky.ts).
-    esbuildPlugins: [inlineConsoleAssets, lazyKy],
+    esbuildPlugins: [inlineConsoleAssets],
     platform: 'node',
     noExternal: ['ky', 'zod', 'eventemitter3'],
     external: ['msw', 'redis', 'ioredis', /^node:/],

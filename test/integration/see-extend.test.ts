@@ -153,7 +153,7 @@ describe('over real HTTP against the sandbox', () => {
 
   it('warnings: v1_deprecated once per client, deprecated once per method and path with its dates', async () => {
     const sunset = 'Thu, 31 Dec 2026 23:59:59 GMT';
-    const { client } = await serveSandbox({ deprecationHeaders: { sunset } });
+    const { client } = await serveSandbox({ deprecation: { v1: { deprecation: '@1703980800', sunset } } });
     const { logged, logger } = lines();
     const c = client({ logger });
     const warnings: WarningEvent[] = [];

@@ -1,7 +1,7 @@
 /**
  * OpenTelemetry spans of a client's calls (API.md, Tracing; docs/observability.md), made through the
  * user's own `Tracer`: only OpenTelemetry's types are imported, so no bundle holds or resolves its
- * code. A browser loads this file only for a client given a tracer (load.browser.ts).
+ * code. Loaded by `import()` (trace-methods.ts), for a client given a tracer only.
  *
  * - An operation (`calls.create`) is a span from the method's call until its promise settles.
  * - Each HTTP attempt under it is a `CLIENT` span with the stable HTTP client attributes, named in
@@ -9,13 +9,7 @@
  * - Waits (pacing, a 429's pause, the back-off before a retry) are events on the operation span.
  */
 import type { TraceContext as Context, TraceSpan as Span, Tracer } from '../../shared/tracer.js';
-import type { runAs, TracedCall } from './current.js';
-
-/**
- * current.ts's `runAs`, handed in by the caller: this file imports nothing at run time from what every
- * client loads, so a browser's tracing chunk is this file alone, and current.ts stays in the first one.
- */
-type RunAs = typeof runAs;
+import { runAs, type TracedCall } from './current.js';
 
 // Where @opentelemetry/api keeps a context's span: its `createContextKey` is `Symbol.for(description)`,
 // so every copy of the API, and the SDK behind the user's tracer, reads this key.
@@ -45,12 +39,7 @@ function end(span: Span, errorType?: string): void {
  * returns settles: `ERROR`, with the error's class as `error.type`, when it rejects. Returns that
  * same promise (a `PagePromise` stays iterable).
  */
-export function traced<R extends PromiseLike<unknown>>(
-  tracer: Tracer,
-  name: string,
-  run: () => R,
-  runAs: RunAs,
-): R {
+export function traced<R extends PromiseLike<unknown>>(tracer: Tracer, name: string, run: () => R): R {
   // Its parent: the user's active span, if any.
   const span = tracer.startSpan(name);
   const context = contextOf({ [SPAN_KEY]: span });
@@ -90,7 +79,7 @@ export function traced<R extends PromiseLike<unknown>>(
     waited(reason, ms) {
       span.addEvent('telephony.wait', { 'telephony.wait.reason': reason, 'telephony.wait.ms': ms });
     },
-    again: (next) => traced(tracer, name, next, runAs),
+    again: (next) => traced(tracer, name, next),
   };
   const result = runAs(op, run);
   result.then(

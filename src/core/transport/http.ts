@@ -1,15 +1,13 @@
 import {
   CallbackCredential,
   type Credential,
-  LazyCredential,
+  clientCredentialsFlow,
   StaticCredential,
 } from '../auth/credentials.js';
-import { TOKEN_PARTS } from '../auth/token-parts.js';
 import type { Clock } from '../clock.js';
 import { Deprecations } from '../deprecations.js';
 import { invalid } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
-import { loadShared } from '../load.js';
 import { type ResolvedOptions, validateHeaders, validateRequestOptions } from '../options.js';
 import { Pacing } from '../pacing/pacing.js';
 import { withExtraBody, withExtraQuery } from '../request/extra.js';
@@ -54,7 +52,7 @@ export class HttpTransport implements Transport {
   constructor(options: ResolvedOptions, events: ClientEmitter) {
     const { accessToken, apiKey, clientId, clientSecret, scope, clock } = options;
     const pacing = new Pacing(
-      () => loadShared().then((m) => m.sharedParts(options, events)),
+      [options, events],
       options.budget !== undefined || options.sharedState !== undefined || clientSecret !== undefined,
     );
     const staticToken = typeof accessToken === 'string' ? accessToken : undefined;
@@ -76,15 +74,8 @@ export class HttpTransport implements Transport {
     else if (staticToken !== undefined) this.#v2 = new StaticCredential(staticToken);
     else if (clientSecret !== undefined) {
       const post = (form: string) => this.#postToken(form);
-      this.#v2 = new LazyCredential(
-        Promise.all([loadShared(), pacing.parts()]).then(([m, { guard, account }]) => {
-          // One token per token URL, client id and scope: clients of one account may use several client ids.
-          const tokenKey = m.fingerprint(`${this.#baseUrl} ${clientId} ${scope ?? ''}`);
-          return m.clientCredentials(`${account}:token:${tokenKey}`, guard, clock, () =>
-            m.requestToken(post, TOKEN_PARTS, events, clientId, clientSecret, scope),
-          );
-        }),
-      );
+      const settings = { baseUrl: options.baseUrl, clientId, clientSecret, scope, clock, events, post };
+      this.#v2 = clientCredentialsFlow(settings, pacing.parts());
     }
     if (apiKey !== undefined) this.#v1 = new StaticCredential(apiKey);
     const { maxRetries, timeout, maxRetryAfterMs, maxResponseBytes } = options;
