@@ -1,5 +1,6 @@
 import { ClientEmitter, type ClientEvents, type ClientListener } from './core/events.js';
 import { type ClientOptions, resolveOptions } from './core/options.js';
+import type { APIPromise } from './core/response/api-promise.js';
 import { traceMethods } from './core/tracing/trace-methods.js';
 import { HttpTransport } from './core/transport/http.js';
 import type { RequestOptions, RequestSpec, Transport } from './core/types.js';
@@ -100,7 +101,7 @@ export class TelephonyClient {
    * Escape hatch: any `/v2/` or `/v1/` path with the same auth, retries, errors and events as the
    * resource methods. Resolves to the parsed JSON body (the whole envelope, not unwrapped).
    */
-  request(spec: RequestSpec, options?: RequestOptions): Promise<unknown> {
+  request(spec: RequestSpec, options?: RequestOptions): APIPromise<unknown> {
     return this.#transport.send(spec, options);
   }
 

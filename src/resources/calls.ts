@@ -5,6 +5,7 @@ import { runOperation } from '../core/operation.js';
 import { pollUntil } from '../core/poll.js';
 import { validateParams } from '../core/request/params.js';
 import { path } from '../core/request/path.js';
+import { APIPromise, type WithResponse } from '../core/response/api-promise.js';
 import { listPages, type PagePromise } from '../core/response/page.js';
 import { type OffsetPagination, offsetPages } from '../core/response/pagination.js';
 import type { RequestOptions } from '../core/types.js';
@@ -156,15 +157,15 @@ export class Calls extends APIResource {
    * One call in detail form (contact, user, queue, transfer history, custom data).
    * @throws {NotFoundError} when no call has this id.
    */
-  async get(callId: string, options?: RequestOptions): Promise<CallDetail> {
+  get(callId: string, options?: RequestOptions): APIPromise<CallDetail> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'GET',
         path: path('calls.get')`/v2/calls/${{ callId }}`,
         data: DetailData,
         result: (data) => data.call,
-      },
+      }),
       options,
     );
   }
@@ -231,7 +232,11 @@ export class Calls extends APIResource {
    * const call = await client.calls.create({ to: '+14155550123' }, { idempotencyKey: 'ticket-4711' });
    * ```
    */
-  async create(params: CreateCallParams, options: CreateCallOptions = {}): Promise<CreatedCall> {
+  create(params: CreateCallParams, options: CreateCallOptions = {}): APIPromise<CreatedCall> {
+    return new APIPromise(this.#create(params, options));
+  }
+
+  async #create(params: CreateCallParams, options: CreateCallOptions): Promise<WithResponse<CreatedCall>> {
     const { idempotencyKey, ...request } = options;
     validateParams(CreateCallOptionsSchema, options, 'calls.create');
     // Where a look-up starts: a minute before sending, for a service clock a little behind the client's.
@@ -239,7 +244,7 @@ export class Calls extends APIResource {
     try {
       return await runOperation(
         this.transport,
-        {
+        () => ({
           method: 'POST',
           path: '/v2/calls',
           body: {
@@ -249,9 +254,9 @@ export class Calls extends APIResource {
           },
           data: CreatedData,
           result: (data) => data.call,
-        },
+        }),
         request,
-      );
+      ).withResponse();
     } catch (error) {
       if (!(error instanceof TelephonyError) || error.outcome !== 'unknown') throw error;
       if (idempotencyKey === undefined) {
@@ -262,7 +267,7 @@ export class Calls extends APIResource {
       }
       // The service may have placed the call: the key says whether it did.
       const ask = `calls.findByIdempotencyKey(${quote(idempotencyKey, 40)})`;
-      let found: CallDetail | undefined;
+      let found: WithResponse<CallDetail> | undefined;
       try {
         found = await this.#find(idempotencyKey, since, request.signal, params.to);
       } catch (lookUp) {
@@ -299,7 +304,7 @@ export class Calls extends APIResource {
   ): Promise<CallDetail | undefined> {
     validateParams(FindByKeySchema, { ...options, key }, 'calls.findByIdempotencyKey');
     const since = options.since ?? new Date(this.#clock.now() - LOOKBACK_MS);
-    return this.#find(key, since, options.signal);
+    return (await this.#find(key, since, options.signal))?.data;
   }
 
   /** The look-up of `findByIdempotencyKey`; given `to`, only calls to that number are read. */
@@ -308,7 +313,7 @@ export class Calls extends APIResource {
     since: string | Date,
     signal: AbortSignal | undefined,
     to?: string,
-  ): Promise<CallDetail | undefined> {
+  ): Promise<WithResponse<CallDetail> | undefined> {
     let reads = 0;
     for await (const call of this.listRecent(
       { direction: 'outbound', from: since, limit: 100 },
@@ -321,8 +326,8 @@ export class Calls extends APIResource {
             'ones remain: pass a later since',
         );
       }
-      const detail = await this.get(call.id, { signal });
-      if (detail.custom_data?.[IDEMPOTENCY_FIELD] === key) return detail;
+      const detail = await this.get(call.id, { signal }).withResponse();
+      if (detail.data.custom_data?.[IDEMPOTENCY_FIELD] === key) return detail;
     }
     return undefined;
   }
@@ -333,31 +338,36 @@ export class Calls extends APIResource {
    * the call back (one `GET`) for its `ended_at`.
    * @throws {NotFoundError} when no call has this id.
    */
-  async end(callId: string, options?: RequestOptions): Promise<EndedCall> {
+  end(callId: string, options?: RequestOptions): APIPromise<EndedCall> {
+    return new APIPromise(this.#end(callId, options));
+  }
+
+  async #end(callId: string, options?: RequestOptions): Promise<WithResponse<EndedCall>> {
     const ended = await runOperation(
       this.transport,
-      {
+      () => ({
         method: 'DELETE',
         path: path('calls.end')`/v2/calls/${{ callId }}`,
         data: EndedData,
         ifGone: GONE,
         result: (data) => data.call,
-      },
+      }),
       options,
-    );
-    return ended ?? this.#endedAt(callId, options);
+    ).withResponse();
+    if (ended.data !== null) return { data: ended.data, response: ended.response };
+    return this.#endedAt(callId, options).withResponse();
   }
 
   /** The end of a call a lost answer ended, read from its detail (which must carry `ended_at`). */
-  async #endedAt(callId: string, options?: RequestOptions): Promise<EndedCall> {
+  #endedAt(callId: string, options?: RequestOptions): APIPromise<EndedCall> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'GET',
         path: path('calls.end')`/v2/calls/${{ callId }}`,
         data: ReadBackData,
         result: ({ call: { id, status, ended_at } }) => ({ id, status, ended_at }),
-      },
+      }),
       options,
     );
   }
@@ -367,20 +377,20 @@ export class Calls extends APIResource {
    * becomes `transferring`. Never retried after a 5xx or a timeout.
    * @throws {NotFoundError} when no call has this id.
    */
-  async transfer(
+  transfer(
     callId: string,
     params: TransferCallParams,
     options?: RequestOptions,
-  ): Promise<TransferredCall> {
+  ): APIPromise<TransferredCall> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'POST',
         path: path('calls.transfer')`/v2/calls/${{ callId }}/transfer`,
         body: { schema: TransferCallParamsSchema, value: params },
         data: TransferredData,
         result: (data) => data.call,
-      },
+      }),
       options,
     );
   }

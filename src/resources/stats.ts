@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { runOperation } from '../core/operation.js';
+import type { APIPromise } from '../core/response/api-promise.js';
 import type { RequestOptions } from '../core/types.js';
 import { isoDate, oneOf } from './fields.js';
 import { APIResource } from './resource.js';
@@ -96,16 +97,16 @@ export class Stats extends APIResource {
    * console.log(stats.total_calls, stats.by_day?.length);
    * ```
    */
-  async calls(params: CallStatsParams, options?: RequestOptions): Promise<CallStats> {
+  calls(params: CallStatsParams, options?: RequestOptions): APIPromise<CallStats> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'GET',
         path: '/v2/calls/stats',
         query: { schema: CallStatsParamsSchema, value: params },
         data: StatsData,
         result: (data) => data.stats,
-      },
+      }),
       options,
     );
   }

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { TelephonyError } from '../core/errors.js';
 import { runOperation } from '../core/operation.js';
 import { path } from '../core/request/path.js';
+import { APIPromise, type WithResponse } from '../core/response/api-promise.js';
 import { listPages, type PagePromise } from '../core/response/page.js';
 import { type NumberedPagination, numberedPages } from '../core/response/pagination.js';
 import type { RequestOptions } from '../core/types.js';
@@ -198,15 +199,15 @@ export class Users extends APIResource {
    * One user, with `preferences`.
    * @throws {NotFoundError} when no user has this id.
    */
-  async get(userId: string, options?: RequestOptions): Promise<User> {
+  get(userId: string, options?: RequestOptions): APIPromise<User> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'GET',
         path: path('users.get')`/v1/users/${{ userId }}`,
         data: UserData,
         result: (data) => data.user,
-      },
+      }),
       options,
     );
   }
@@ -217,29 +218,33 @@ export class Users extends APIResource {
    * (`users.list({ search: email })`, one request) and resolves with the user it finds.
    * @throws {ValidationError} (a rejection, nothing sent) when `name` is empty, `email` is not an e-mail address, or a field is unknown.
    */
-  async create(params: CreateUserParams, options?: RequestOptions): Promise<User> {
+  create(params: CreateUserParams, options?: RequestOptions): APIPromise<User> {
+    return new APIPromise(this.#create(params, options));
+  }
+
+  async #create(params: CreateUserParams, options?: RequestOptions): Promise<WithResponse<User>> {
     try {
       return await runOperation(
         this.transport,
-        {
+        () => ({
           method: 'POST',
           path: '/v1/users',
           body: { schema: CreateUserParamsSchema, value: params },
           data: UserData,
           result: (data) => data.user,
-        },
+        }),
         options,
-      );
+      ).withResponse();
     } catch (error) {
       if (!(error instanceof TelephonyError) || error.outcome !== 'unknown') throw error;
       // The service may have created the user: an e-mail names one user, so the list says whether it did.
       const email = params.email.toLowerCase();
-      const page = await this.list(
-        { search: params.email, per_page: 100 },
-        { signal: options?.signal },
-      ).catch(() => undefined);
+      const listed = await this.list({ search: params.email, per_page: 100 }, { signal: options?.signal })
+        .withResponse()
+        .catch(() => undefined);
+      const page = listed?.data;
       const found = page?.items.find((user) => user.email.toLowerCase() === email);
-      if (found !== undefined) return found;
+      if (found !== undefined && listed !== undefined) return { data: found, response: listed.response };
       error.message += ` users.list({ search: ${quote(params.email, 40)} }) ${page ? 'found no such user just now' : 'failed too'}: ask it again before creating the user again.`;
       throw error;
     }
@@ -249,16 +254,16 @@ export class Users extends APIResource {
    * Changes only the fields given; `status` moves a user to `active` or `inactive`.
    * @throws {NotFoundError} when no user has this id.
    */
-  async update(userId: string, params: UpdateUserParams, options?: RequestOptions): Promise<User> {
+  update(userId: string, params: UpdateUserParams, options?: RequestOptions): APIPromise<User> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'PATCH',
         path: path('users.update')`/v1/users/${{ userId }}`,
         body: { schema: UpdateUserParamsSchema, value: params },
         data: UserData,
         result: (data) => data.user,
-      },
+      }),
       options,
     );
   }
@@ -267,16 +272,16 @@ export class Users extends APIResource {
    * Deletes a user and all their data. Irreversible.
    * @throws {NotFoundError} when no user has this id.
    */
-  async delete(userId: string, options?: RequestOptions): Promise<DeletedUser> {
+  delete(userId: string, options?: RequestOptions): APIPromise<DeletedUser> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'DELETE',
         path: path('users.delete')`/v1/users/${{ userId }}`,
         data: DeletedUserSchema,
         ifGone: { deleted: true, id: userId },
         result: (data) => data,
-      },
+      }),
       options,
     );
   }

@@ -1,9 +1,11 @@
 import * as z from 'zod/mini';
 import { TelephonyError } from '../errors.js';
+import { paramNames, refuseNamed } from '../request/extra.js';
 import { operationName } from '../request/method.js';
 import { validateParams } from '../request/params.js';
 import { currentTracedCall } from '../tracing/current.js';
 import type { HttpMethod, RequestOptions, Transport } from '../types.js';
+import { APIPromise, type WithResponse } from './api-promise.js';
 import { unwrapSuccess } from './envelope.js';
 import { parseResponse } from './guard.js';
 import { startWalk, type Walk, walkOn } from './live-walk.js';
@@ -57,7 +59,7 @@ export class Page<T, P extends Pagination = Pagination> {
   getNextPage(): PagePromise<T, P> {
     return (
       this.#fetchNext?.() ??
-      new PagePromise(Promise.reject(new TelephonyError('No next page (check hasNextPage() first)')))
+      new PagePromise<T, P>(Promise.reject(new TelephonyError('No next page (check hasNextPage() first)')))
     );
   }
 }
@@ -79,37 +81,16 @@ export class Page<T, P extends Pagination = Pagination> {
  * ```
  */
 export class PagePromise<T, P extends Pagination = Pagination>
-  extends Promise<Page<T, P>>
+  extends APIPromise<Page<T, P>>
   implements AsyncIterable<T>
 {
-  readonly #page: Promise<Page<T, P>>;
-
-  constructor(page: Promise<Page<T, P>>) {
-    super((resolve) => resolve(undefined as unknown as Page<T, P>));
-    this.#page = page;
-  }
-
-  /** `Promise`: promises derived with `then`/`catch`/`finally` are plain promises, not `PagePromise`s. */
-  static override get [Symbol.species]() {
-    return Promise;
-  }
-
-  // `catch` and `finally` are Promise's own: both call `then`, so they reach the page too.
-  // biome-ignore lint/suspicious/noThenProperty: a PagePromise is a promise by design (API.md).
-  override then<A = Page<T, P>, B = never>(
-    onFulfilled?: ((page: Page<T, P>) => A | PromiseLike<A>) | null,
-    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
-  ): Promise<A | B> {
-    return this.#page.then(onFulfilled, onRejected);
-  }
-
   /**
    * Every item of every page, fetching one page at a time; no request is made past the last page.
    * A page that starts before where it was asked to (the service repeated a page or went back) ends
    * the iteration before its items: its start was already yielded.
    */
   [Symbol.asyncIterator](): AsyncIterator<T> {
-    return iterate([this.#page]);
+    return iterate([this.then()]);
   }
 }
 
@@ -165,8 +146,13 @@ export function listPages<Item extends z.core.$ZodType, P extends Pagination>(
     from: number | undefined,
     before: number,
     walk: Walk | undefined,
-  ): Promise<Page<T, P>> => {
-    const answer = await transport.send({ method: spec.method, path: spec.path, query }, options);
+  ): Promise<WithResponse<Page<T, P>>> => {
+    // A typed parameter sent as an extra would skip its check (operation.ts does the same).
+    if (options?.extraQuery)
+      refuseNamed(options.extraQuery, paramNames(spec.query.schema), 'extraQuery', operation);
+    const { data: answer, response } = await transport
+      .send({ method: spec.method, path: spec.path, query }, options)
+      .withResponse();
     const envelope = unwrapSuccess(answer, operation);
     const received = parseResponse(
       arrayOf(spec.itemSchema),
@@ -200,7 +186,7 @@ export function listPages<Item extends z.core.$ZodType, P extends Pagination>(
         : undefined;
     const page = new Page(items, pagination, fetchNext);
     if (!advanced) behind.add(page);
-    return page;
+    return { data: page, response };
   };
   // Validated here, not in a default parameter: a refusal rejects the first page and nothing is sent.
   const first = async () => {
