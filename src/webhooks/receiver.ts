@@ -8,7 +8,7 @@ import { type HeadersLike, signatureHeader } from './header.js';
 import { Listeners } from './listeners.js';
 import type { WebhookReceiverEvents } from './receiver-events.js';
 import type { WebhookReceiverOptions } from './receiver-options.js';
-import { bounded } from './timers.js';
+import { bounded, Deadlines } from './timers.js';
 import { checkSettings, verifyWebhook } from './verify.js';
 import { warn } from './warn.js';
 
@@ -65,6 +65,16 @@ export class WebhookReceiver extends Listeners {
   /** `handlerTimeout` in seconds; beyond a timer's range (Infinity included), no timer. */
   readonly #timeout: number;
   readonly #inFlight = new Map<string, Promise<HandleResult>>();
+  /** The claim's lease, whole seconds (Redis `EX` takes no other): `handlerTimeout`, an hour when that is Infinity. */
+  readonly #lease: number;
+  /** One timer each for the handlers' time-out, the store's 2 s and the claims' renewals (timers.ts). */
+  readonly #timers: { handlers: Deadlines; store: Deadlines; renewal: Deadlines };
+  /**
+   * Claim tokens: random per receiver, then a count, so each delivery's is its own without a random
+   * UUID per delivery.
+   */
+  readonly #tokenPrefix = crypto.randomUUID();
+  #tokens = 0;
   #warned = false;
   /** Largest body `nodeHandler` and `fetchHandler` read, in bytes (option `maxBodyBytes`, default 1 MiB). */
   readonly maxBodyBytes: number;
@@ -97,6 +107,12 @@ export class WebhookReceiver extends Listeners {
     if ((options.maxEventAge ?? 0) > this.#ttl)
       throw new TelephonyError('maxEventAge must not exceed dedupTtl');
     this.#timeout = timeout;
+    this.#lease = Math.ceil(Math.min(timeout, 3600));
+    this.#timers = {
+      handlers: new Deadlines(timeout * 1000),
+      store: new Deadlines(2000),
+      renewal: new Deadlines(this.#lease * 333),
+    };
     this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   }
 
@@ -170,7 +186,7 @@ export class WebhookReceiver extends Listeners {
       pending = bounded(
         // Handler failures are settled inside #process: what rejects here is the store.
         this.#process(event, failed).catch((error: unknown) => failed('store_error', error)),
-        seconds * 1000,
+        this.#timers.handlers,
         () =>
           failed(
             'handler_error',
@@ -189,11 +205,11 @@ export class WebhookReceiver extends Listeners {
       this.#notify('duplicate', { id, type });
       return { status: 200, event, reason: 'duplicate' };
     };
-    if (await bounded(store.has(id))) return duplicate();
-    const claim = await claimEvent(store, id, this.#timeout);
-    // Another delivery holds the id, or finished it since `has`: a 409 makes the service come back.
-    if (!claim)
-      return (await bounded(store.has(id))) ? duplicate() : { status: 409, event, reason: 'in_progress' };
+    const token = `${this.#tokenPrefix}-${(++this.#tokens).toString(36)}`;
+    const claim = await claimEvent(store, id, this.#lease, token, this.#timers);
+    if (claim === 'done') return duplicate();
+    // Another delivery holds the id: a 409 makes the service come back.
+    if (claim === 'held') return { status: 409, event, reason: 'in_progress' };
     // Called here rather than through emit(), which drops their promises. A type without a dot is
     // never an event type, so a signed `type: 'handler_error'` reaches only the catch-all. A `once`
     // listener is taken out now (a concurrent event does not run it too) and put back if this event
@@ -212,7 +228,7 @@ export class WebhookReceiver extends Listeners {
         return failed('handler_error', rejected.reason);
       }
       try {
-        await bounded(store.add(id, this.#ttl, claim.token));
+        await bounded(store.add(id, this.#ttl, claim.token), this.#timers.store);
       } catch (error) {
         await claim.release();
         throw error;
