@@ -17,7 +17,9 @@ describe('a process whose getBuiltinModule and emitWarning throw when read (Next
       get(target, name, receiver) {
         if (name === 'getBuiltinModule' || name === 'emitWarning') {
           reads.push(name);
-          throw new Error(`A Node.js API is used (process.${name}) which is not supported in the Edge Runtime`);
+          throw new Error(
+            `A Node.js API is used (process.${name}) which is not supported in the Edge Runtime`,
+          );
         }
         return Reflect.get(target, name, receiver);
       },
