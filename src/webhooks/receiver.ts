@@ -1,15 +1,16 @@
 import { TelephonyError } from '../shared/telephony-error.js';
 import { fetchHandler, type NodeRequest, type NodeResponse, nodeHandler } from './adapters.js';
+import { answerReason } from './answer.js';
 import { claimEvent } from './claim.js';
 import { type DedupStore, MemoryDedupStore } from './dedup.js';
 import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 import type { WebhookEvent } from './events.js';
-import { type HeadersLike, signatureHeader } from './header.js';
+import { type HeadersLike, headersTooLarge, signatureHeader } from './header.js';
 import { Listeners } from './listeners.js';
 import type { WebhookReceiverEvents } from './receiver-events.js';
 import type { WebhookReceiverOptions } from './receiver-options.js';
-import { bounded, Deadlines } from './timers.js';
-import { checkSettings, verifyWebhook } from './verify.js';
+import { bounded, Deadlines, isThenable } from './timers.js';
+import { checkSettings, verifyEvent } from './verify.js';
 import { warn } from './warn.js';
 
 /** Reports a delivery's failure (once per attempt) and gives its 500 answer. */
@@ -19,18 +20,26 @@ type Failed = (reason: 'handler_error' | 'store_error', error: unknown) => Handl
 export interface HandleResult {
   /**
    * Status to answer: 200 processed (or already processed), 400/401 refused, 409 another delivery of
-   * the event is running (the service re-delivers later), 500 a handler or the store failed.
+   * the event is running (the service re-delivers later), 431 headers over 16 KiB, 500 a handler or
+   * the store failed.
    */
-  status: 200 | 400 | 401 | 409 | 500;
+  status: 200 | 400 | 401 | 409 | 431 | 500;
   /** The verified event; absent when verification failed. */
   event?: WebhookEvent;
   /**
    * Why it was not a plain success: a verification reason, `duplicate` (200, handlers not run),
    * `in_progress` (409: another delivery holds the id's claim, see `DedupStore.claim`; nothing ran),
    * `handler_error` (500) or `store_error` (500: the dedup store threw or did not answer within 2 s,
-   * so the service will re-deliver).
+   * so the service will re-deliver) or `headers_too_large` (431: names and values over 16 KiB, node:http's
+   * own cap; nothing verified).
    */
-  reason?: WebhookVerificationReason | 'duplicate' | 'in_progress' | 'handler_error' | 'store_error';
+  reason?:
+    | WebhookVerificationReason
+    | 'duplicate'
+    | 'in_progress'
+    | 'handler_error'
+    | 'store_error'
+    | 'headers_too_large';
 }
 
 /**
@@ -143,8 +152,7 @@ export class WebhookReceiver extends Listeners {
               'telephony.event.id': event?.id,
               'telephony.event.type': event?.type,
               'http.response.status_code': status,
-              'telephony.webhook.outcome':
-                reason === 'handler_error' ? 'handler_failed' : (reason ?? 'handled'),
+              'telephony.webhook.outcome': answerReason(result) ?? reason ?? 'handled',
             })
             .end();
           return result;
@@ -153,10 +161,13 @@ export class WebhookReceiver extends Listeners {
   }
 
   async #handle({ body, headers }: Parameters<WebhookReceiver['handle']>[0]): Promise<HandleResult> {
+    // Before any work: a stuffed signature header would otherwise be parsed and compared entry by entry.
+    if (headersTooLarge(headers)) return { status: 431, reason: 'headers_too_large' };
     let event: WebhookEvent;
     try {
       const options = this.#options;
-      event = await verifyWebhook(body, signatureHeader(headers), options.secret, options);
+      const verified = verifyEvent(body, signatureHeader(headers), options.secret, options);
+      event = verified instanceof Promise ? await verified : verified;
       // Anything but a created_at within maxEventAge (NaN: missing or unparseable) is refused.
       if (
         !(
@@ -217,12 +228,19 @@ export class WebhookReceiver extends Listeners {
     const listeners = (type.includes('.') ? [type, '*'] : ['*']).flatMap((name) => this.take(name as '*'));
     let done = false;
     try {
-      const outcomes = await Promise.allSettled(
-        listeners.map(async ([, fn, context]) =>
-          (fn as (event: WebhookEvent) => unknown).call(context, event),
-        ),
-      ).finally(claim.end);
-      const rejected = outcomes.find((outcome) => outcome.status === 'rejected');
+      // A handler that throws counts as one that rejects. Handlers that return no promise (a
+      // synchronous one) are not waited for: nothing to settle.
+      const results = listeners.map(([, fn, context]) => {
+        try {
+          return (fn as (event: WebhookEvent) => unknown).call(context, event);
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      });
+      const rejected = results.some(isThenable)
+        ? (await Promise.allSettled(results)).find((outcome) => outcome.status === 'rejected')
+        : undefined;
+      claim.end();
       if (rejected) {
         await claim.release();
         return failed('handler_error', rejected.reason);

@@ -109,6 +109,7 @@ export function bounded<T>(
   });
 }
 
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+/** Whether `value` is a promise (or any thenable), to be awaited. */
+export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
