@@ -1,5 +1,6 @@
 export { TelephonyError } from '../shared/telephony-error.js';
 export type * from '../shared/tracer.js';
+export { ValidationError, type ValidationIssue } from '../shared/validation-error.js';
 export type { NodeRequest, NodeResponse } from './adapters.js';
 export {
   type BeginAnswer,
