@@ -138,9 +138,9 @@ await Promise.all(
 const seconds = (performance.now() - start) / 1000;
 const result: LoadResult = { answered, byStatus, seconds };
 if (config.repeatFirst) {
-  let sent = false;
+  const once = [request(firstId)];
   await drive(
-    () => (sent ? undefined : ((sent = true), request(firstId))),
+    () => once.pop(),
     (status) => {
       result.repeat = status;
     },

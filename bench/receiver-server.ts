@@ -1,8 +1,8 @@
 /**
  * One receiver under load (bench/rows/receiver.ts), in a process of its own: node:http on 127.0.0.1
  * port 0 serving one contender, named in argv[2] (argv[3]: a Redis URL for the contenders that use
- * one; argv[4] `rss`: sample RSS after every 10 000 answers, a listener per request the throughput
- * runs go without). Prints `{"port":…}` once listening; on `stop` over stdin it prints
+ * one; argv[4] `rss`: sample RSS after every 10 000 answers, after a GC where --expose-gc allows it,
+ * a listener per request the throughput runs go without). Prints `{"port":…}` once listening; on `stop` over stdin it prints
  * `{"cpuMs":…,"handled":…,"rss":[…]}` (its own CPU time since listening, handler runs, the RSS
  * samples) and exits. Every contender answers 200 only to a verified, parsed event.
  */
@@ -14,25 +14,14 @@ import { createNodeMiddleware, Webhooks } from '@octokit/webhooks';
 import { createClient } from 'redis';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import Stripe from 'stripe';
-
-export const CONTENDERS = [
-  'floor-a',
-  'floor-b',
-  'sdk-memory',
-  'sdk-redis',
-  'stripe',
-  'standardwebhooks',
-  'octokit',
-] as const;
-export type ContenderName = (typeof CONTENDERS)[number];
-
-/** The one secret every scheme signs with (Standard Webhooks takes its base64 form). */
-export const SECRET = 'whsec_bench_receiver_0123456789';
+import { type ContenderName, SECRET } from './receiver-contenders.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 interface SdkReceiverModule {
-  WebhookReceiver: new (options: Record<string, unknown>) => {
+  WebhookReceiver: new (
+    options: Record<string, unknown>,
+  ) => {
     on(type: string, fn: (event: unknown) => unknown): unknown;
     nodeHandler: Handler;
   };
@@ -145,7 +134,10 @@ const server = createServer(
     ? (req, res) => {
         handler(req, res);
         res.on('finish', () => {
-          if (++served % 10_000 === 0) rss.push(process.memoryUsage.rss());
+          if (++served % 10_000 !== 0) return;
+          // What is kept, not garbage not yet collected (the row starts this process with --expose-gc).
+          (globalThis as { gc?: () => void }).gc?.();
+          rss.push(process.memoryUsage.rss());
         });
       }
     : handler,
