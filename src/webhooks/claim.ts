@@ -1,5 +1,6 @@
+import type { Deadlines } from '../shared/deadlines.js';
 import type { DedupStore, DedupStoreWithBegin } from './dedup.js';
-import { bounded, type Deadlines } from './timers.js';
+import { bounded } from './timers.js';
 
 /** One delivery's claim on an event id (API.md, Webhooks): taken, renewed and released by it alone. */
 export interface Claim {
@@ -47,9 +48,9 @@ export async function claimEvent(
       return (await bounded(store.has(id), timers.store)) ? 'done' : 'held';
   }
   let held = true;
-  let stop: () => void = () => {};
+  let watched: ReturnType<Deadlines['watch']> | undefined;
   const renew = () => {
-    stop = timers.renewal.start(renew);
+    watched = timers.renewal.watch(renew);
     Promise.resolve()
       .then(claim)
       .then(
@@ -59,10 +60,12 @@ export async function claimEvent(
         () => {},
       );
   };
-  if (store.claim) stop = timers.renewal.start(renew);
+  if (store.claim) watched = timers.renewal.watch(renew);
   return {
     token,
-    end: () => stop(),
+    end: () => {
+      if (watched) timers.renewal.finish(watched);
+    },
     release: async () => {
       if (held)
         try {

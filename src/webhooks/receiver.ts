@@ -1,3 +1,4 @@
+import { Deadlines } from '../shared/deadlines.js';
 import { TelephonyError } from '../shared/telephony-error.js';
 import { fetchHandler, type NodeRequest, type NodeResponse, nodeHandler } from './adapters.js';
 import { answerReason } from './answer.js';
@@ -9,7 +10,7 @@ import { type HeadersLike, headersTooLarge, signatureHeader } from './header.js'
 import { Listeners } from './listeners.js';
 import type { WebhookReceiverEvents } from './receiver-events.js';
 import type { WebhookReceiverOptions } from './receiver-options.js';
-import { bounded, Deadlines, isThenable } from './timers.js';
+import { bounded, isThenable } from './timers.js';
 import { checkSettings, verifyEvent } from './verify.js';
 import { warn } from './warn.js';
 
@@ -76,7 +77,7 @@ export class WebhookReceiver extends Listeners {
   readonly #inFlight = new Map<string, Promise<HandleResult>>();
   /** The claim's lease, whole seconds (Redis `EX` takes no other): `handlerTimeout`, an hour when that is Infinity. */
   readonly #lease: number;
-  /** One timer each for the handlers' time-out, the store's 2 s and the claims' renewals (timers.ts). */
+  /** One timer each for the handlers' time-out, the store's 2 s and the claims' renewals. */
   readonly #timers: { handlers: Deadlines; store: Deadlines; renewal: Deadlines };
   /**
    * Claim tokens: random per receiver, then a count, so each delivery's is its own without a random
