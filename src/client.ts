@@ -1,7 +1,5 @@
-import { type Clock, systemClock } from './core/clock.js';
-import { ValidationError } from './core/errors.js';
 import { ClientEmitter, type ClientEvents, type ClientListener } from './core/events.js';
-import { type ClientOptions, isBrowser, validateOptions } from './core/options.js';
+import { type ClientOptions, resolveOptions } from './core/options.js';
 import { traceMethods } from './core/tracing/trace-methods.js';
 import { HttpTransport } from './core/transport/http.js';
 import type { RequestOptions, RequestSpec, Transport } from './core/types.js';
@@ -53,25 +51,13 @@ export class TelephonyClient {
    * ```
    */
   constructor(options: ClientOptions = {}) {
-    validateOptions(options);
-    if (
-      (options.clientSecret !== undefined || options.apiKey !== undefined) &&
-      !options.dangerouslyAllowBrowser &&
-      isBrowser()
-    ) {
-      throw new ValidationError(
-        'clientSecret and apiKey in a browser are readable by every visitor: use accessToken (tokens a ' +
-          'backend hands out), or set dangerouslyAllowBrowser: true',
-        [{ path: 'dangerouslyAllowBrowser', message: 'secret credential in a browser' }],
-      );
-    }
-    const clock: Clock = options.clock ?? systemClock;
-    this.#transport = new HttpTransport(options, clock, this.#events);
+    const resolved = resolveOptions(options);
+    this.#transport = new HttpTransport(resolved, this.#events);
     this.calls = new Calls(this.#transport);
     this.stats = new Stats(this.#transport);
     this.webhooks = new Webhooks(this.#transport);
     this.users = new Users(this.#transport);
-    const { tracer } = options;
+    const { tracer } = resolved;
     if (tracer !== undefined) {
       // Each method a traced operation, named as called: `calls.create`, `request`.
       for (const name of ['calls', 'stats', 'webhooks', 'users'] as const)

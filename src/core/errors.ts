@@ -1,6 +1,8 @@
+import type { CallOutcome } from '../shared/telephony-error.js';
 import { TelephonyError } from '../shared/telephony-error.js';
 import { ValidationError, type ValidationIssue } from '../shared/validation-error.js';
 
+export type { AttemptRecord, CallOutcome } from '../shared/telephony-error.js';
 export { TelephonyError };
 
 /** Which of the service's two API versions answered; they differ in error and pagination shape. */
@@ -141,6 +143,8 @@ export const invalid = (subject: string, path: string, message: string) =>
  */
 export class ResponseValidationError extends TelephonyError {
   override readonly name: string = 'ResponseValidationError';
+  /** The service answered 2xx, so it may well have acted; what it said cannot be read. */
+  override readonly outcome: CallOutcome = 'unknown';
   /** `'invalid_response'`, or `'response_too_large'` for a body longer than `maxResponseBytes`. */
   declare readonly code: 'invalid_response' | 'response_too_large';
   /** Where the answer departs from SPEC.md: `path` is the field in the response body (`data.calls.0.id`). */

@@ -9,6 +9,8 @@ export interface RequestEvent {
   url: string;
   /** 0 for the first try, 1 for the first retry, … */
   attempt: number;
+  /** The id the SDK gave the call: the same for each of its attempts, and on the error it may reject with. */
+  requestId: string;
 }
 
 /** Payload of `'response'`: emitted when an attempt got an HTTP answer, whatever its status. */
@@ -98,8 +100,8 @@ export interface ClientEvents {
 export type ClientListener<Name extends keyof ClientEvents> = (...payload: ClientEvents[Name]) => void;
 
 // Registered as the listener with the user's function as its `this`: eventemitter3 then removes it by
-// (guard, context), so `off(name, fn)` and `once` keep their meaning while every call is guarded.
-function guard(this: (...payload: unknown[]) => unknown, ...payload: unknown[]): void {
+// (shielded, context), so `off(name, fn)` and `once` keep their meaning while every call is guarded.
+function shielded(this: (...payload: unknown[]) => unknown, ...payload: unknown[]): void {
   try {
     const result = this(...payload);
     // An async listener's rejection would otherwise be unhandled, which ends a Node process.
@@ -118,17 +120,17 @@ export class ClientEmitter {
   readonly #emitter = new EventEmitter();
 
   on<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): void {
-    this.#emitter.on(name, guard, listener);
+    this.#emitter.on(name, shielded, listener);
   }
 
   once<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): void {
-    this.#emitter.once(name, guard, listener);
+    this.#emitter.once(name, shielded, listener);
   }
 
-  // Without a listener, every one of `name` goes: eventemitter3 then matches on `guard` alone, which
+  // Without a listener, every one of `name` goes: eventemitter3 then matches on `shielded` alone, which
   // every listener registered here is.
   off<Name extends keyof ClientEvents>(name: Name, listener?: ClientListener<Name>): void {
-    this.#emitter.off(name, guard, listener);
+    this.#emitter.off(name, shielded, listener);
   }
 
   emit<Name extends keyof ClientEvents>(name: Name, payload: ClientEvents[Name][0]): void {

@@ -1,11 +1,8 @@
-import { withParts } from './response/error-parts.js';
-
 /**
- * load.ts for the browser build: shared.ts, error-from-response.ts and tracing/spans.ts are chunks of
+ * load.ts for the browser build: shared.ts and tracing/spans.ts are chunks of
  * their own, fetched on first use.
  */
 export const loadShared = () => import('./shared.js');
-export const loadErrorMapping = () => import('./response/error-from-response.js').then(withParts);
 
 let spans: typeof import('./tracing/spans.js') | undefined;
 export const tracingNow = () => spans;

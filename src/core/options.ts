@@ -1,8 +1,10 @@
 import type { Tracer } from '../shared/tracer.js';
-import type { Clock } from './clock.js';
-import { invalid } from './errors.js';
-import { PLANS, type RateLimit } from './pacing/plans.js';
-import type { SharedState } from './pacing/shared-state.js';
+import { BEARER_RULE, isHeaderSafe } from './auth/credentials.js';
+import { type Clock, systemClock } from './clock.js';
+import { invalid, ValidationError } from './errors.js';
+import { budgetOf, PLANS, type RateLimit } from './pacing/plans.js';
+import type { RateBudget, SharedState } from './pacing/shared-state.js';
+import { mergeHeaders } from './request/headers.js';
 import type { RequestOptions } from './types.js';
 import { clip } from './zod-issues.js';
 
@@ -129,10 +131,18 @@ function checkHeaderValue(value: unknown, option: string): void {
     fail(option, 'must have no control or non-Latin-1 character');
 }
 
-/** A non-empty string that can go into an HTTP header, as a credential must. */
+/** A non-empty string that can go into an HTTP header (the client id and secret go in the token request's form). */
 const checkString: Check = (value, option) => {
   if (value === '' || typeof value !== 'string') fail(option, 'must be a non-empty string');
   checkHeaderValue(value, option);
+};
+
+/**
+ * A bearer value (a static `accessToken`, an `apiKey`): the one rule every credential source keeps,
+ * the same the value of the `accessToken` function is held to (auth/credentials.ts).
+ */
+const checkBearer: Check = (value, option) => {
+  if (typeof value !== 'string' || !isHeaderSafe(value)) fail(option, `must be ${BEARER_RULE}`);
 };
 
 /**
@@ -203,9 +213,9 @@ const CLIENT_OPTIONS: Record<keyof ClientOptions, Check> = {
       fail(option, 'must name a scope (a string or array of strings)');
   },
   accessToken: (token, option) => {
-    if (typeof token !== 'function') checkString(token, option);
+    if (typeof token !== 'function') checkBearer(token, option);
   },
-  apiKey: checkString,
+  apiKey: checkBearer,
   ...LIMITS,
   fetch: (fetch, option) => {
     if (typeof fetch !== 'function') fail(option, 'must be a function');
@@ -294,4 +304,71 @@ export function validateOptions(options: ClientOptions): void {
 export function isBrowser(): boolean {
   const g = globalThis as { window?: { document?: unknown }; document?: unknown };
   return isObject(g.window) && isObject(g.document);
+}
+
+/**
+ * The client's options as every part reads them: checked, defaulted and put in the form they are
+ * used in, once, at construction. Nothing past `TelephonyClient`'s constructor reads `ClientOptions`.
+ */
+export interface ResolvedOptions {
+  baseUrl: string | undefined;
+  baseUrlV1: string | undefined;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  /** Space-separated, as the token request sends it. */
+  scope: string | undefined;
+  accessToken: string | (() => Promise<string>) | undefined;
+  apiKey: string | undefined;
+  maxRetries: number;
+  timeout: number;
+  /** `maxRetryAfter` in milliseconds: also the longest a 429 of this client may pause the account. */
+  maxRetryAfterMs: number;
+  maxResponseBytes: number;
+  fetch: typeof fetch | undefined;
+  /** Lower-case names; never `authorization`. */
+  defaultHeaders: Record<string, string>;
+  /** The `rateLimit` budget; `undefined` without pacing. */
+  budget: RateBudget | undefined;
+  sharedState: SharedState | undefined;
+  /** Whose budget, pauses and token the state's keys are: `account`, else `clientId`, else `'local'`. */
+  account: string;
+  tracer: Tracer | undefined;
+  clock: Clock;
+}
+
+/** Checks `options` (a {@link ValidationError} naming the option) and resolves them once. */
+export function resolveOptions(options: ClientOptions): ResolvedOptions {
+  validateOptions(options);
+  if (
+    (options.clientSecret !== undefined || options.apiKey !== undefined) &&
+    !options.dangerouslyAllowBrowser &&
+    isBrowser()
+  ) {
+    throw new ValidationError(
+      'clientSecret and apiKey in a browser are readable by every visitor: use accessToken (tokens a ' +
+        'backend hands out), or set dangerouslyAllowBrowser: true',
+      [{ path: 'dangerouslyAllowBrowser', message: 'secret credential in a browser' }],
+    );
+  }
+  const { scope } = options;
+  return {
+    baseUrl: options.baseUrl,
+    baseUrlV1: options.baseUrlV1,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    scope: Array.isArray(scope) ? scope.join(' ') : scope,
+    accessToken: options.accessToken,
+    apiKey: options.apiKey,
+    maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
+    timeout: options.timeout ?? DEFAULTS.timeout,
+    maxRetryAfterMs: (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
+    fetch: options.fetch,
+    defaultHeaders: mergeHeaders({}, options.defaultHeaders),
+    budget: budgetOf(options.rateLimit),
+    sharedState: options.sharedState,
+    account: options.account ?? options.clientId ?? 'local',
+    tracer: options.tracer,
+    clock: options.clock ?? systemClock,
+  };
 }

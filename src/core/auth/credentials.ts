@@ -1,4 +1,4 @@
-import { TelephonyError } from '../errors.js';
+import { invalid, TelephonyError } from '../errors.js';
 
 /** One way of getting the bearer value for a request. */
 export interface Credential {
@@ -34,19 +34,23 @@ export class StaticCredential implements Credential {
 /**
  * True when `value` can follow `Bearer ` in an HTTP header as is: not empty, and no control
  * character (CR, LF, NUL, tab, DEL, …) nor anything beyond Latin-1, which `fetch` would refuse or
- * which would split the header.
+ * which would split the header. The one rule for every credential source: a static `accessToken` or
+ * `apiKey` (checked at construction), the `accessToken` function's value, an issued token.
  */
 export function isHeaderSafe(value: string): boolean {
   return HEADER_SAFE.test(value);
 }
+/** What a refused bearer value is told (never the value). */
+export const BEARER_RULE =
+  'a non-empty string that can go in an HTTP header (no control character, tab included, nor non-Latin-1)';
 /** One or more of space to `~` and U+0080 to U+00FF (code units: a surrogate is beyond Latin-1). */
 const HEADER_SAFE = /^[ -~\x80-\xff]+$/;
 
 /**
- * The user's `accessToken` function, asked at each request (it does its own caching). A rejection,
- * or a value that is not a non-empty string that can go in a header (no control character nor
- * non-Latin-1), fails the call with a `TelephonyError` (the function's error as `cause`; never the
- * value) before anything is sent.
+ * The user's `accessToken` function, asked at each request (it does its own caching). A rejection
+ * fails the call with a `TelephonyError` (the function's error as `cause`); a value that breaks
+ * {@link isHeaderSafe}'s rule with a `ValidationError` naming `accessToken`, as the same value given
+ * as a static token is refused at construction (never the value). Nothing is sent.
  */
 export class CallbackCredential implements Credential {
   readonly refreshable = true;
@@ -62,11 +66,8 @@ export class CallbackCredential implements Credential {
       throw new TelephonyError('The accessToken function failed', { cause: error });
     }
     // isHeaderSafe refuses the empty string too.
-    if (typeof token !== 'string' || !isHeaderSafe(token)) {
-      throw new TelephonyError(
-        'The accessToken function must resolve to a non-empty string that can go in an HTTP header (no control or non-Latin-1 character)',
-      );
-    }
+    if (typeof token !== 'string' || !isHeaderSafe(token))
+      throw invalid('The accessToken function', 'accessToken', `must resolve to ${BEARER_RULE}`);
     return token;
   }
   invalidate(): boolean {

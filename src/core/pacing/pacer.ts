@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { ApiVersion } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
-import type { ClientOptions } from '../options.js';
+import type { ResolvedOptions } from '../options.js';
 import { SharedStateGuard } from './guard.js';
 import type { FleetBudget, RateBudget, Reservation } from './shared-state.js';
 
@@ -27,26 +27,18 @@ export class Pacer {
   #pausedUntil = 0;
 
   /**
-   * The account is `account`, else the client id (the option checks require one of them with a
-   * `sharedState`); without one, `'local'`: the client's own memory shares nothing anyway. A 429's
-   * pause lasts at most `maxPauseMs`, the client's `maxRetryAfter`; a store call that belongs to no
-   * call (the token's) at most `timeoutMs`, the client's `timeout`.
+   * A 429's pause lasts at most the client's `maxRetryAfter`; a store call that belongs to no call (the
+   * token's) at most the client's `timeout`.
    */
-  constructor(
-    options: ClientOptions,
-    budget: RateBudget | undefined,
-    maxPauseMs: number,
-    timeoutMs: number,
-    clock: Clock,
-    events: ClientEmitter,
-  ) {
-    this.guard = new SharedStateGuard(options.sharedState, clock, events, timeoutMs);
-    this.account = options.account ?? options.clientId ?? 'local';
+  constructor(options: ResolvedOptions, events: ClientEmitter) {
+    const { budget, clock } = options;
+    this.guard = new SharedStateGuard(options.sharedState, clock, events, options.timeout);
+    this.account = options.account;
     this.#budget = budget;
     this.#clock = clock;
     this.#events = events;
     if (budget !== undefined) this.#share = this.guard.fleetBudget();
-    this.#maxPauseMs = maxPauseMs;
+    this.#maxPauseMs = options.maxRetryAfterMs;
   }
 
   /**

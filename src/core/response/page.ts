@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { TelephonyError } from '../errors.js';
 import { operationName } from '../request/method.js';
 import { validateParams } from '../request/params.js';
-import { currentOperation } from '../tracing/current.js';
+import { currentTracedCall } from '../tracing/current.js';
 import type { HttpMethod, RequestOptions, Transport } from '../types.js';
 import { unwrapSuccess } from './envelope.js';
 import { parseResponse } from './guard.js';
@@ -185,7 +185,7 @@ export function listPages<
   type T = z.output<Item> | z.output<Variant>;
   const operation = operationName(spec);
   // A next page is an operation of its own, named as the list's first (`calls.listRecent`).
-  const traced = currentOperation();
+  const traced = currentTracedCall();
   const again = <R extends PromiseLike<unknown>>(run: () => R): R => traced?.again(run) ?? run();
   // `query`: the checked params for the first page (a refusal rejects it, nothing sent), else the
   // next page's; `from`: where the answer must start (a next page); `before`: items of the pages before it.

@@ -9,7 +9,7 @@
  * - Waits (pacing, a 429's pause, the back-off before a retry) are events on the operation span.
  */
 import type { TraceContext as Context, TraceSpan as Span, Tracer } from '../../shared/tracer.js';
-import type { Operation, runAs } from './current.js';
+import type { runAs, TracedCall } from './current.js';
 
 /**
  * current.ts's `runAs`, handed in by the caller: this file imports nothing at run time from what every
@@ -54,7 +54,7 @@ export function traced<R extends PromiseLike<unknown>>(
   // Its parent: the user's active span, if any.
   const span = tracer.startSpan(name);
   const context = contextOf({ [SPAN_KEY]: span });
-  const op: Operation = {
+  const op: TracedCall = {
     span,
     startAttempt(method, url, resends, headers) {
       const { hostname, port, protocol } = new URL(url);
@@ -77,9 +77,9 @@ export function traced<R extends PromiseLike<unknown>>(
       const { traceId, spanId, traceFlags, traceState } = attempt.spanContext();
       // A no-op tracer's span has the invalid all-zero trace id, which must not be sent.
       if (/[^0]/.test(traceId)) {
-        headers.set('traceparent', `00-${traceId}-${spanId}-0${traceFlags & 1}`);
+        headers.traceparent = `00-${traceId}-${spanId}-0${traceFlags & 1}`;
         const state = traceState?.serialize();
-        if (state) headers.set('tracestate', state);
+        if (state) headers.tracestate = state;
       }
       return attempt;
     },

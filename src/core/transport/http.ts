@@ -1,4 +1,3 @@
-import ky, { type KyInstance, type Options } from 'ky';
 import {
   CallbackCredential,
   type Credential,
@@ -6,85 +5,56 @@ import {
   StaticCredential,
 } from '../auth/credentials.js';
 import { TOKEN_PARTS } from '../auth/token-parts.js';
-import type { Clock } from '../clock.js';
-import { APIUserAbortError, invalid, NotFoundError } from '../errors.js';
+import { invalid } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import { loadShared } from '../load.js';
-import { type ClientOptions, DEFAULTS, validateHeaders, validateRequestOptions } from '../options.js';
+import { type ResolvedOptions, validateHeaders, validateRequestOptions } from '../options.js';
 import { Pacing } from '../pacing/pacing.js';
-import { budgetOf } from '../pacing/plans.js';
 import { mergeHeaders } from '../request/headers.js';
 import { methodOf, operationName } from '../request/method.js';
 import { resolveTarget } from '../request/route.js';
 import { joinUrl } from '../request/url.js';
 import { parseJson, parseLenient } from '../response/body.js';
-import { currentOperation } from '../tracing/current.js';
+import { currentTracedCall } from '../tracing/current.js';
 import type { RawRequest, RequestOptions, Transport } from '../types.js';
-import { Exchange, type ExchangeCall } from './exchange.js';
-import { failure } from './failure.js';
-import { AttemptHooks } from './hooks.js';
-import { readText } from './read-body.js';
-import { KY_RETRY, retryOptions } from './retry.js';
-import { follow, releasing } from './signals.js';
+import { Caller, type CallLimits, type CallPlan } from './call.js';
+import { follow, type Link, releasing } from './signals.js';
 
 const TOKEN_PATH = '/v2/oauth/token';
 
+/** A prefix per process and a count: ids that differ between processes and cost no randomness per call. */
+const ID_PREFIX = `req_${Math.random().toString(36).slice(2, 10)}`;
+let calls = 0;
+const nextRequestId = () => `${ID_PREFIX}${(++calls).toString(36)}`;
+
 /**
- * The one place requests are made (see src/core/README.md). ky runs the attempts — the loop, the
- * per-attempt timeout up to the answer's headers, the retry count — and the SDK gives it its policy:
- * the hooks (hooks.ts), the retry decision (retry.ts) and one mapping of what ky throws (failure.ts).
- * Kept here because ky cannot do it: the deadline also covers reading the body (read-body.ts), and
- * one signal per call is linked to the caller's without `AbortSignal.any` (signals.ts).
+ * The client's transport (see src/core/README.md): shapes each request from what the resource asked
+ * (`request/`), and hands it to the attempt loop (call.ts) as a {@link CallPlan}. Kept here: the
+ * credentials by API version, the client's limits under each call's own, the link to the caller's
+ * signal (one per call, without `AbortSignal.any`: signals.ts), and the token request's POST.
  */
 export class HttpTransport implements Transport {
-  readonly #ky: KyInstance;
-  readonly #clock: Clock;
-  readonly #hooks: AttemptHooks;
+  readonly #caller: Caller;
   readonly #baseUrl: string | undefined;
   readonly #baseUrlV1: string | undefined;
   readonly #v2: Credential | undefined;
   readonly #v1: Credential | undefined;
-  readonly #maxRetries: number;
-  readonly #timeout: number;
-  readonly #maxRetryAfterMs: number;
-  readonly #maxResponseBytes: number;
+  readonly #limits: CallLimits;
   readonly #defaultHeaders: Record<string, string>;
-  /** Every credential the client holds, replaced wherever an error would show it. */
-  readonly #secrets: ReadonlyArray<string | undefined>;
-  /** The expressions that find them in an answer, compiled once (response/redact.ts). */
-  readonly #patterns = new Map<string, RegExp>();
 
-  constructor(options: ClientOptions, clock: Clock, events: ClientEmitter) {
-    const { accessToken, apiKey, clientId, clientSecret } = options;
-    const budget = budgetOf(options.rateLimit);
-    // The longest wait this client accepts, and so the longest a 429 of its own may pause the account.
-    const maxPauseMs = (options.maxRetryAfter ?? DEFAULTS.maxRetryAfter) * 1000;
+  constructor(options: ResolvedOptions, events: ClientEmitter) {
+    const { accessToken, apiKey, clientId, clientSecret, scope, clock } = options;
     const pacing = new Pacing(
-      () =>
-        loadShared().then((m) =>
-          m.sharedParts(options, budget, maxPauseMs, options.timeout ?? DEFAULTS.timeout, clock, events),
-        ),
-      budget !== undefined || options.sharedState !== undefined || clientSecret !== undefined,
+      () => loadShared().then((m) => m.sharedParts(options, events)),
+      options.budget !== undefined || options.sharedState !== undefined || clientSecret !== undefined,
     );
-    this.#hooks = new AttemptHooks(clock, events, pacing);
-    this.#ky = ky.create({
-      // globalThis.fetch is read per call so a fetch patched after construction (msw) is used.
-      fetch: (options.fetch ??
-        ((input: Request, init?: RequestInit) => globalThis.fetch(input, init))) as typeof fetch,
-      // The SDK never follows a redirect: it would carry the credential (or re-post the client
-      // secret, on a 307) to wherever the answer points. A 3xx is an APIError.
-      redirect: 'manual',
-      retry: KY_RETRY,
-      hooks: this.#hooks.hooks,
-    });
-    this.#clock = clock;
+    const staticToken = typeof accessToken === 'string' ? accessToken : undefined;
+    this.#caller = new Caller(options.fetch, clock, events, pacing, [clientSecret, apiKey, staticToken]);
     this.#baseUrl = options.baseUrl;
     this.#baseUrlV1 = options.baseUrlV1;
-    const staticToken = typeof accessToken === 'string' ? accessToken : undefined;
     if (typeof accessToken === 'function') this.#v2 = new CallbackCredential(accessToken);
     else if (staticToken !== undefined) this.#v2 = new StaticCredential(staticToken);
     else if (clientSecret !== undefined) {
-      const scope = Array.isArray(options.scope) ? options.scope.join(' ') : options.scope;
       const post = (form: string) => this.#postToken(form);
       this.#v2 = new LazyCredential(
         Promise.all([loadShared(), pacing.parts()]).then(([m, { guard, account }]) => {
@@ -97,46 +67,33 @@ export class HttpTransport implements Transport {
       );
     }
     if (apiKey !== undefined) this.#v1 = new StaticCredential(apiKey);
-    this.#maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
-    this.#timeout = options.timeout ?? DEFAULTS.timeout;
-    this.#maxRetryAfterMs = maxPauseMs;
-    this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULTS.maxResponseBytes;
-    this.#defaultHeaders = mergeHeaders({}, options.defaultHeaders, undefined);
-    this.#secrets = [clientSecret, apiKey, staticToken];
+    const { maxRetries, timeout, maxRetryAfterMs, maxResponseBytes } = options;
+    this.#limits = { maxRetries, timeout, maxRetryAfterMs, maxResponseBytes };
+    this.#defaultHeaders = options.defaultHeaders;
   }
 
   async send(request: RawRequest, options?: RequestOptions): Promise<unknown> {
-    const exchange = this.#prepare(request, options, false);
-    let response: Response;
+    const plan = this.#plan(request, options, false, (text, status) =>
+      request.lenient ? parseLenient(text) : parseJson(text, status, plan.operation),
+    );
     try {
-      response = await this.#fetch(exchange);
-    } catch (error) {
-      const { ifGone } = request;
-      if (
-        ifGone !== undefined &&
-        exchange.method === 'DELETE' &&
-        error instanceof NotFoundError &&
-        exchange.mayHaveArrived
-      )
-        return ifGone;
-      throw error;
-    }
-    try {
-      const text = await readText(exchange, response);
-      return request.lenient ? parseLenient(text) : parseJson(text, response.status, exchange.operation);
+      const result = await this.#caller.run(plan);
+      return result.gone ? request.ifGone : result.body;
     } finally {
-      exchange.link?.release();
+      this.#release(plan);
     }
   }
 
   async download(request: RawRequest, options?: RequestOptions): Promise<Response> {
-    const exchange = this.#prepare(request, options, true);
-    const response = await this.#fetch(exchange);
-    const { link } = exchange;
-    if (link === undefined || response.body === null) {
-      link?.release();
-      return response;
+    const plan = this.#plan(request, options, true, undefined);
+    const link = this.#links.get(plan);
+    let response: Response | undefined;
+    try {
+      response = (await this.#caller.run(plan)).response as Response;
+    } finally {
+      if (link === undefined || response?.body === null || response === undefined) this.#release(plan);
     }
+    if (link === undefined || response.body === null) return response;
     // The caller reads this body, so the link to its signal stays (aborting still stops the read)
     // until the body ends, fails or is cancelled: a long-lived signal must not keep every download.
     const wrapped = new Response(releasing(response.body, link), response);
@@ -145,11 +102,19 @@ export class HttpTransport implements Transport {
   }
 
   /** The request checked and shaped (nothing is sent yet): a `ValidationError` is thrown here. */
-  #prepare(request: RawRequest, options: RequestOptions | undefined, allowAbsolute: boolean): Exchange {
+  #plan(
+    request: RawRequest,
+    options: RequestOptions | undefined,
+    allowAbsolute: boolean,
+    parse: CallPlan['parse'],
+  ): CallPlan {
+    if (typeof request !== 'object' || request === null)
+      throw invalid('Invalid request', 'request', 'must be an object with method and path');
     validateRequestOptions(options);
     validateHeaders(request.headers);
     const method = methodOf(request.method);
     const { version, url, shown } = resolveTarget(request, allowAbsolute, this.#baseUrl, this.#baseUrlV1);
+    const operation = operationName({ method, path: shown ?? request.path });
     const credential = version === 'v2' ? this.#v2 : this.#v1;
     if (credential === undefined) {
       const option = version === 'v2' ? 'clientId and clientSecret, or accessToken' : 'apiKey';
@@ -162,69 +127,58 @@ export class HttpTransport implements Transport {
     const headers = mergeHeaders(this.#defaultHeaders, request.headers, options?.headers);
     let body: string | undefined;
     if (request.body !== undefined) {
-      body = JSON.stringify(request.body);
+      body = jsonBody(request.body, operation);
       headers['content-type'] = 'application/json';
     }
-    return this.#exchange(
+    return this.#linked(
       {
+        requestId: nextRequestId(),
         method,
         url,
         shownUrl: shown ?? url,
-        operation: operationName({ method, path: shown ?? request.path }),
+        operation,
         credential,
         secrets: request.secrets ?? [],
         version,
-        op: currentOperation(),
+        op: currentTracedCall(),
         headers,
         body,
+        limits: this.#limitsOf(options),
+        signal: undefined,
+        parse,
+        ifGone: method === 'DELETE' && request.ifGone !== undefined,
       },
-      options,
+      options?.signal,
     );
   }
 
-  /** The call: what it is, and the client's settings under the call's own options. */
-  #exchange(call: ExchangeCall, options: RequestOptions | undefined): Exchange {
-    const caller = options?.signal;
-    return new Exchange(call, {
-      link: caller === undefined ? undefined : follow(caller),
-      timeout: options?.timeout ?? this.#timeout,
-      maxRetries: options?.maxRetries ?? this.#maxRetries,
-      maxRetryAfterMs:
-        options?.maxRetryAfter === undefined ? this.#maxRetryAfterMs : options.maxRetryAfter * 1000,
-      maxResponseBytes: options?.maxResponseBytes ?? this.#maxResponseBytes,
-    });
+  /** The calls whose caller passed a signal, with the link to it that each must release. */
+  readonly #links = new WeakMap<CallPlan, Link>();
+
+  /** `plan`, given its own signal linked to the caller's (when there is one). */
+  #linked(plan: CallPlan, caller: AbortSignal | undefined): CallPlan {
+    if (caller === undefined) return plan;
+    const link = follow(caller);
+    plan.signal = link.controller.signal;
+    this.#links.set(plan, link);
+    return plan;
   }
 
-  /** Runs the attempts through ky; resolves to the 2xx answer (body unread), rejects with a TelephonyError. */
-  async #fetch(exchange: Exchange): Promise<Response> {
-    let response: Response;
-    try {
-      // Only what differs from ky's defaults: each option given costs ky a merge.
-      const options: Options = {
-        method: exchange.method,
-        timeout: exchange.timeout,
-        context: { exchange },
-        retry: retryOptions(exchange, this.#clock),
-      };
-      const { headers, body, signal } = exchange;
-      // No headers (a GET without default or call headers) is no option: ky builds three `Headers` for one.
-      for (const _ in headers) {
-        options.headers = headers;
-        break;
-      }
-      if (body !== undefined) options.body = body;
-      if (signal !== undefined) options.signal = signal;
-      response = await this.#ky(exchange.url, options);
-    } catch (error) {
-      const secrets = [...this.#secrets, ...this.#hooks.held, exchange.bearer, ...exchange.secrets];
-      const thrown = await failure(exchange, error, this.#clock, secrets, this.#patterns);
-      // A cancelled attempt is no failure of the attempt (HTTP semantic conventions): no error.type.
-      exchange.endSpan(undefined, thrown instanceof APIUserAbortError ? undefined : thrown.name);
-      exchange.link?.release();
-      throw thrown;
-    }
-    this.#hooks.answered(exchange, response);
-    return response;
+  #release(plan: CallPlan): void {
+    this.#links.get(plan)?.release();
+  }
+
+  /** The client's limits under the call's own options. */
+  #limitsOf(options: RequestOptions | undefined): CallLimits {
+    if (options === undefined) return this.#limits;
+    const limits = this.#limits;
+    return {
+      timeout: options.timeout ?? limits.timeout,
+      maxRetries: options.maxRetries ?? limits.maxRetries,
+      maxRetryAfterMs:
+        options.maxRetryAfter === undefined ? limits.maxRetryAfterMs : options.maxRetryAfter * 1000,
+      maxResponseBytes: options.maxResponseBytes ?? limits.maxResponseBytes,
+    };
   }
 
   /**
@@ -235,24 +189,34 @@ export class HttpTransport implements Transport {
     const operation = operationName({ method: 'POST', path: TOKEN_PATH });
     // Set: only a v2 call asks for a token, and resolveTarget refuses one without baseUrl.
     const url = joinUrl(this.#baseUrl as string, TOKEN_PATH);
-    // Shared by every caller waiting for a token, so no caller's signal (no link to release) or
-    // per-call options apply.
-    const exchange = this.#exchange(
-      {
-        method: 'POST',
-        url,
-        shownUrl: url,
-        operation,
-        credential: undefined,
-        secrets: [],
-        version: undefined,
-        op: this.#hooks.asker,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: form,
-      },
-      undefined,
-    );
-    const response = await this.#fetch(exchange);
-    return { answer: parseJson(await readText(exchange, response), response.status, operation), operation };
+    // Shared by every caller waiting for a token, so no caller's signal or per-call options apply.
+    const { body } = await this.#caller.run({
+      requestId: nextRequestId(),
+      method: 'POST',
+      url,
+      shownUrl: url,
+      operation,
+      credential: undefined,
+      secrets: [],
+      version: undefined,
+      op: this.#caller.asker,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+      limits: this.#limits,
+      signal: undefined,
+      parse: (text, status) => parseJson(text, status, operation),
+      ifGone: false,
+    });
+    return { answer: body, operation };
+  }
+}
+
+/** The body as JSON; a value JSON cannot carry (a `BigInt`, a cycle) is a `ValidationError`, nothing sent. */
+function jsonBody(value: unknown, operation: string): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw invalid(operation, 'body', `must be JSON-serializable (${why})`);
   }
 }

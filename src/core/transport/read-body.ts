@@ -1,9 +1,16 @@
-import { APIConnectionError, APITimeoutError, ResponseValidationError, TelephonyError } from '../errors.js';
-import type { Exchange } from './exchange.js';
+import { APIConnectionError, ResponseValidationError, TelephonyError } from '../errors.js';
+import { timedOut } from '../response/call-error.js';
 import { userAbort } from './signals.js';
 
-export function timedOut(exchange: Exchange): APITimeoutError {
-  return new APITimeoutError(`${exchange.operation} timed out after ${exchange.timeout} ms`);
+/** What bounds the read of one attempt's answer. */
+export interface BodyRead {
+  operation: string;
+  /** The call's own signal, aborted with the caller's. */
+  signal: AbortSignal | undefined;
+  /** When the attempt's fetch started (wall clock: the deadline runs on real timers). */
+  startedAt: number;
+  timeout: number;
+  maxResponseBytes: number;
 }
 
 /**
@@ -18,10 +25,10 @@ export function timedOut(exchange: Exchange): APITimeoutError {
  * `ResponseValidationError` (`response_too_large`), or, when `cut` is given (an error answer), resolves
  * to its first bytes after calling `cut`.
  */
-export async function readText(exchange: Exchange, response: Response, cut?: () => void): Promise<string> {
+export async function readText(read: BodyRead, response: Response, cut?: () => void): Promise<string> {
   const { body } = response;
   if (body === null) return '';
-  const signal = exchange.signal;
+  const { signal } = read;
   if (signal?.aborted) throw userAbort(signal);
   const reader = body.getReader();
   // One async function, not a promise around a second one: fewer promises and turns per call.
@@ -33,12 +40,12 @@ export async function readText(exchange: Exchange, response: Response, cut?: () 
   };
   const onAbort = () => stop(userAbort(signal));
   const timer = setTimeout(
-    () => stop(timedOut(exchange)),
-    Math.max(0, exchange.startedAt + exchange.timeout - Date.now()),
+    () => stop(timedOut(read.operation, read.timeout)),
+    Math.max(0, read.startedAt + read.timeout - Date.now()),
   );
   signal?.addEventListener('abort', onAbort, { once: true });
   const chunks: Uint8Array[] = [];
-  const max = exchange.maxResponseBytes;
+  const max = read.maxResponseBytes;
   let length = 0;
   try {
     for (;;) {
@@ -48,7 +55,7 @@ export async function readText(exchange: Exchange, response: Response, cut?: () 
       if (length + value.byteLength > max) {
         // An endless or huge body stops here: memory stays within the cap and one chunk.
         reader.cancel().catch(() => {});
-        if (cut === undefined) throw tooLarge(exchange, response.status);
+        if (cut === undefined) throw tooLarge(read, response.status);
         cut();
         chunks.push(value.subarray(0, max - length));
         length = max;
@@ -62,7 +69,7 @@ export async function readText(exchange: Exchange, response: Response, cut?: () 
       stopped ??
       (error instanceof TelephonyError
         ? error
-        : new APIConnectionError(`${exchange.operation}: the response body could not be read`, {
+        : new APIConnectionError(`${read.operation}: the response body could not be read`, {
             cause: error,
           }))
     );
@@ -98,10 +105,10 @@ export async function bodyStart(response: Response, bytes: number): Promise<stri
 /** One for every body: `decode` without `stream` keeps no state between calls, and a new one costs µs. */
 const decoder = new TextDecoder();
 
-function tooLarge(exchange: Exchange, status: number): ResponseValidationError {
+function tooLarge(read: BodyRead, status: number): ResponseValidationError {
   const message = 'longer than maxResponseBytes';
   return new ResponseValidationError(
-    `${exchange.operation} → ${status}: the body is ${message} (${exchange.maxResponseBytes})`,
+    `${read.operation} → ${status}: the body is ${message} (${read.maxResponseBytes})`,
     [{ path: '', message }],
     { code: 'response_too_large' },
   );

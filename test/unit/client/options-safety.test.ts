@@ -76,10 +76,26 @@ describe('credentials that cannot go into an HTTP header value', () => {
     expect(fetched).toBe(0);
   });
 
-  it('a tab, a space and Latin-1 letters are header-safe and accepted', () => {
+  it('a space and Latin-1 letters are accepted in every credential; a tab only in the client id and secret (sent in a form)', () => {
     expect(() =>
-      validateOptions({ apiKey: 'ak_é\tß ÿ', accessToken: 'at x', clientId: 'ïd', clientSecret: 's\t' }),
+      validateOptions({ apiKey: 'ak_é ß ÿ', accessToken: 'at x', clientId: 'ïd\t', clientSecret: 's\t' }),
     ).not.toThrow();
+  });
+
+  it('a static accessToken or apiKey with a tab is refused at construction, as the accessToken function value is at the call', async () => {
+    refusal(
+      () => testClient({ accessToken: 'at\tx', clientId: undefined, clientSecret: undefined }),
+      'accessToken',
+    );
+    refusal(() => testClient({ apiKey: 'ak\tx' }), 'apiKey');
+    const fromFunction = testClient({
+      accessToken: async () => 'at\tx',
+      clientId: undefined,
+      clientSecret: undefined,
+    });
+    const error = await fromFunction.request({ method: 'GET', path: '/v2/x' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({ issues: [{ path: 'accessToken' }], outcome: 'not_sent' });
   });
 });
 

@@ -374,7 +374,7 @@ describe('accessToken and apiKey', () => {
       accessToken: async () => undefined as unknown as string,
     });
     await expect(empty.request({ method: 'GET', path: '/v2/x' })).rejects.toThrow(
-      'The accessToken function must resolve to a non-empty string',
+      'The accessToken function: must resolve to a non-empty string',
     );
     expect(sent).toBe(0);
   });

@@ -30,12 +30,22 @@ describe('events', () => {
     const url = `${BASE}/v2/x`;
     const tokenUrl = `${BASE}/v2/oauth/token`;
     expect(seen.token).toEqual([{ expires_in: 3600, scope: 'calls:read' }]);
+    const id = expect.stringMatching(/^req_\w+$/);
     expect(seen.request).toEqual([
-      { method: 'POST', url: tokenUrl, attempt: 0 },
-      { method: 'GET', url, attempt: 0 },
-      { method: 'GET', url, attempt: 1 },
+      { method: 'POST', url: tokenUrl, attempt: 0, requestId: id },
+      { method: 'GET', url, attempt: 0, requestId: id },
+      { method: 'GET', url, attempt: 1, requestId: id },
     ]);
-    expect(seen.retry).toEqual([{ method: 'GET', url, attempt: 0, delayMs: 1000, reason: 'status 429' }]);
+    expect(seen.retry).toEqual([
+      { method: 'GET', url, attempt: 0, delayMs: 1000, reason: 'status 429', requestId: id },
+    ]);
+    // One id per call, the same on each of its attempts and events; the token request is a call of its own.
+    const ids = (events: unknown[]) => events.map((e) => (e as RequestEvent).requestId);
+    const [tokenId, callId] = ids(seen.request!);
+    expect(tokenId).not.toBe(callId);
+    expect(ids(seen.request!)).toEqual([tokenId, callId, callId]);
+    expect(ids(seen.response!)).toEqual([tokenId, callId, callId]);
+    expect(ids(seen.retry!)).toEqual([callId]);
     expect(seen.response).toMatchObject([
       { method: 'POST', url: tokenUrl, attempt: 0, status: 200 },
       { method: 'GET', url, attempt: 0, status: 429 },

@@ -2,7 +2,7 @@ import { HttpResponse, http } from 'msw';
 import { APIConnectionError, type HttpMethod, InternalServerError, RateLimitError } from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
 import {
-  decideRetry,
+  decide,
   failureCodes,
   provablyNeverSent as neverSentCodes,
 } from '../../../src/core/transport/retry.js';
@@ -246,17 +246,18 @@ describe('Retry-After', () => {
 });
 
 describe('policy', () => {
+  const GET = { maxRetries: 99, maxRetryAfterMs: 60_000, idempotent: true };
+  const retried = (retries: number) => ({ retries, repeated401: true });
+
   it('backoff is min(8 s, 0.5 s · 2^n): half fixed, half random', () => {
-    const delay = (retriesDone: number, random: number) => {
-      const d = decideRetry(
-        { kind: 'status', status: 500, retryAfterMs: undefined },
-        retriesDone,
-        99,
-        true,
-        60_000,
+    const delay = (retries: number, random: number) => {
+      const d = decide(
+        { kind: 'answer', status: 500, retryAfterMs: undefined },
+        retried(retries),
+        GET,
         random,
       );
-      return d.retry ? d.delayMs : undefined;
+      return d.action === 'wait' ? d.ms : undefined;
     };
     const ceilings = [500, 1000, 2000, 4000, 8000, 8000, 8000];
     ceilings.forEach((ceiling, n) => {
@@ -267,34 +268,63 @@ describe('policy', () => {
   });
 
   it('gives up once maxRetries retries were made, whatever the outcome', () => {
+    const two = { ...GET, maxRetries: 2 };
     for (const outcome of [
-      { kind: 'status', status: 429, retryAfterMs: 1000 },
+      { kind: 'answer', status: 429, retryAfterMs: 1000 },
       { kind: 'timeout' },
       { kind: 'connection', neverSent: true },
     ] as const) {
-      expect(decideRetry(outcome, 1, 2, true, 60_000, 0)).toMatchObject({ retry: true });
-      expect(decideRetry(outcome, 2, 2, true, 60_000, 0)).toEqual({ retry: false });
+      expect(decide(outcome, retried(1), two, 0)).toMatchObject({ action: 'wait' });
+      expect(decide(outcome, retried(2), two, 0)).toEqual({ action: 'give_up' });
     }
   });
 
+  it('repeats a 401 once, at once, and not as a retry (even with no retry left)', () => {
+    const none = { ...GET, maxRetries: 0 };
+    const unauthorized = { kind: 'answer', status: 401, retryAfterMs: undefined } as const;
+    expect(decide(unauthorized, { retries: 0, repeated401: false }, none)).toEqual({ action: 'repeat_401' });
+    expect(decide(unauthorized, { retries: 0, repeated401: true }, GET)).toEqual({ action: 'give_up' });
+  });
+
+  it('waits a Retry-After exactly, and gives up at once past maxRetryAfter', () => {
+    const limited = { kind: 'answer', status: 429, retryAfterMs: 60_001 } as const;
+    expect(decide({ ...limited, retryAfterMs: 60_000 }, retried(0), GET)).toEqual({
+      action: 'wait',
+      ms: 60_000,
+      reason: 'status 429',
+    });
+    expect(decide(limited, retried(0), GET)).toEqual({ action: 'give_up' });
+  });
+
   it('caps the backoff at 8 s', () => {
-    const d = decideRetry({ kind: 'timeout' }, 10, 20, true, 60_000, 0.999);
-    expect(d).toMatchObject({ retry: true });
-    expect(d.retry && d.delayMs).toBeLessThanOrEqual(8000);
+    const d = decide({ kind: 'timeout' }, retried(10), GET, 0.999);
+    expect(d).toMatchObject({ action: 'wait' });
+    expect(d.action === 'wait' && d.ms).toBeLessThanOrEqual(8000);
   });
 
   it("names the reason: 'status 503', 'timeout', 'connection'", () => {
-    const reason = (outcome: Parameters<typeof decideRetry>[0]) => {
-      const d = decideRetry(outcome, 0, 2, true, 60_000, 0);
-      return d.retry ? d.reason : undefined;
+    const reason = (outcome: Parameters<typeof decide>[0]) => {
+      const d = decide(outcome, retried(0), GET, 0);
+      return d.action === 'wait' ? d.reason : undefined;
     };
-    expect(reason({ kind: 'status', status: 503, retryAfterMs: undefined })).toBe('status 503');
+    expect(reason({ kind: 'answer', status: 503, retryAfterMs: undefined })).toBe('status 503');
     expect(reason({ kind: 'timeout' })).toBe('timeout');
     expect(reason({ kind: 'connection', neverSent: false })).toBe('connection');
   });
 
-  it('POST timeouts are never retried', () => {
-    expect(decideRetry({ kind: 'timeout' }, 0, 2, false, 60_000, 0)).toEqual({ retry: false });
+  it('POST timeouts, resets and 5xx are never retried; a 429 and a connection never made are', () => {
+    const POST = { ...GET, idempotent: false };
+    expect(decide({ kind: 'timeout' }, retried(0), POST)).toEqual({ action: 'give_up' });
+    expect(decide({ kind: 'connection', neverSent: false }, retried(0), POST)).toEqual({ action: 'give_up' });
+    expect(decide({ kind: 'answer', status: 500, retryAfterMs: undefined }, retried(0), POST)).toEqual({
+      action: 'give_up',
+    });
+    expect(decide({ kind: 'connection', neverSent: true }, retried(0), POST)).toMatchObject({
+      action: 'wait',
+    });
+    expect(decide({ kind: 'answer', status: 429, retryAfterMs: undefined }, retried(0), POST)).toMatchObject({
+      action: 'wait',
+    });
   });
 
   it('detects never-sent failures from cause.code, including AggregateError causes', () => {

@@ -1,10 +1,9 @@
-import { TelephonyError } from 'telephony-sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CallbackCredential } from '../../../src/core/auth/credentials.js';
 import { issuedToken as checkToken, type IssuedToken } from '../../../src/core/auth/issued-token.js';
 import { refreshBackoffMs, TokenCache } from '../../../src/core/auth/token-cache.js';
 import { TOKEN_PARTS } from '../../../src/core/auth/token-parts.js';
-import { ResponseValidationError } from '../../../src/core/errors.js';
+import { ResponseValidationError, ValidationError } from '../../../src/core/errors.js';
 import { type FakeClock, fakeClock } from '../../helpers/clock.js';
 
 const issuedToken = (answer: unknown, operation: string) => checkToken(answer, operation, TOKEN_PARTS);
@@ -479,11 +478,12 @@ describe('token values that cannot go in a header', () => {
   });
 
   it.each(bad)(
-    'the accessToken function resolving %s fails with a TelephonyError that does not contain it',
+    'the accessToken function resolving %s fails with a ValidationError that does not contain it',
     async (_name, value) => {
       const credential = new CallbackCredential(async () => value);
       const error = await Promise.resolve(credential.bearer()).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(TelephonyError);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error).toMatchObject({ issues: [{ path: 'accessToken' }] });
       expect((error as Error).message).toMatch(/^The accessToken function/);
       expect((error as Error).cause).toBeUndefined();
       if (value !== '')

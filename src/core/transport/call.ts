@@ -1,0 +1,416 @@
+import ky, { type KyInstance, type Options, TimeoutError } from 'ky';
+import type { Credential } from '../auth/credentials.js';
+import type { Clock } from '../clock.js';
+import {
+  APIError,
+  APIUserAbortError,
+  type ApiVersion,
+  type AttemptRecord,
+  TelephonyError,
+} from '../errors.js';
+import type { ClientEmitter } from '../events.js';
+import type { Pacing } from '../pacing/pacing.js';
+import { SAFETY_MS } from '../pacing/plans.js';
+import { type CallFacts, callError, type Failure } from '../response/call-error.js';
+import type { TracedCall } from '../tracing/current.js';
+import type { HttpMethod } from '../types.js';
+import { bodyStart, discard, readText } from './read-body.js';
+import {
+  decide,
+  failureCodes,
+  mayHaveActed,
+  type Outcome,
+  parseRetryAfter,
+  provablyNeverSent,
+} from './retry.js';
+import { abortable, sleep, userAbort } from './signals.js';
+
+/** The limits of one call: the client's options under the call's own. */
+export interface CallLimits {
+  timeout: number;
+  maxRetries: number;
+  maxRetryAfterMs: number;
+  /** Longest body read (`maxResponseBytes`). */
+  maxResponseBytes: number;
+}
+
+/** What a call is, fixed before its first attempt. */
+export interface CallPlan {
+  /** The id the SDK gives the call: in its events and on its error. */
+  requestId: string;
+  method: HttpMethod;
+  url: string;
+  /** The URL events show: `url`, but without the query string of an absolute (pre-signed) URL. */
+  shownUrl: string;
+  /** `"GET /v2/calls/recent"`: how messages name the call. */
+  operation: string;
+  /** `undefined` for the token request, which carries its credential in the form. */
+  credential: Credential | undefined;
+  /** Values of the request that no error may show (a webhook signing secret). */
+  secrets: ReadonlyArray<string | undefined>;
+  /** The API version, whose rate budget the call uses; `undefined` for the token request, which is not paced. */
+  version: ApiVersion | undefined;
+  /** The traced operation whose attempt spans this call's attempts are; `undefined` without a tracer. */
+  op: TracedCall | undefined;
+  headers: Record<string, string>;
+  /** The body as sent: JSON, or the token request's form. */
+  body: string | undefined;
+  limits: CallLimits;
+  /** The call's own signal, aborted with the caller's; `undefined` when the caller passed none. */
+  signal: AbortSignal | undefined;
+  /** Reads a 2xx body's text (throwing a `TelephonyError`); `undefined`: the body is handed over unread (a download). */
+  parse: ((text: string, status: number) => unknown) | undefined;
+  /** A DELETE that resolves "gone" when a retry answers 404 after an earlier attempt may have acted. */
+  ifGone: boolean;
+}
+
+/** The 2xx answer and its parsed body (a download's unread); `gone` for a DELETE whose retry found it done. */
+export type CallResult =
+  | { response: Response; body: unknown; gone: false }
+  | { response: undefined; body: undefined; gone: true };
+
+/** How many of the last tokens sent are kept, so that an answer echoing one held earlier can be redacted. */
+const HELD = 4;
+const GONE: CallResult = { response: undefined, body: undefined, gone: true };
+
+/**
+ * THE attempt loop: every call of a client runs through {@link Caller.run}, and nothing else decides
+ * a retry but retry.ts's `decide`, which it asks. Per attempt: the credential (`auth/`), the wait for
+ * rate budget or a pause (`pacing/`), one ky request (`retry: 0`, `throwHttpErrors: false`: ky builds
+ * the request, applies the per-attempt timeout and calls {@link Caller.fetch}), the body within the
+ * deadline; then the decision. The call's state is this loop's local variables. Emits `'request'`,
+ * `'response'`, `'retry'` and `'throttle'`.
+ */
+export class Caller {
+  readonly #ky: KyInstance;
+  readonly #clock: Clock;
+  readonly #events: ClientEmitter;
+  readonly #pacing: Pacing;
+  /** Every credential the client holds, replaced wherever an error would show it. */
+  readonly #secrets: ReadonlyArray<string | undefined>;
+  /** The expressions that find them in an answer, compiled once (response/redact.ts). */
+  readonly #patterns = new Map<string, RegExp>();
+  /** The last bearer values sent, newest first: a token refreshed away stays a secret. */
+  readonly #held: string[] = [];
+  /** 429 bodies still to read for the plan they name: a few are enough, and a 429 storm reads no more. */
+  #planChecks = 3;
+  /**
+   * The traced operation that last asked a refreshable credential for a bearer: a token request,
+   * which serves every call waiting for it, has its attempt spans under this one.
+   */
+  asker: TracedCall | undefined;
+
+  readonly #customFetch: typeof fetch | undefined;
+
+  /** @param secrets every credential the client holds, never shown in an error */
+  constructor(
+    customFetch: typeof fetch | undefined,
+    clock: Clock,
+    events: ClientEmitter,
+    pacing: Pacing,
+    secrets: ReadonlyArray<string | undefined>,
+  ) {
+    this.#customFetch = customFetch;
+    this.#ky = ky.create({
+      // ky calls its fetch with the `Request` it built.
+      fetch: (request, init) => this.#fetch(request as Request, init),
+      // The SDK never follows a redirect: it would carry the credential (or re-post the client
+      // secret, on a 307) to wherever the answer points. A 3xx is an APIError.
+      redirect: 'manual',
+      // The loop is this file's: ky makes one attempt, and an answer of any status resolves.
+      retry: 0,
+      throwHttpErrors: false,
+    });
+    this.#clock = clock;
+    this.#events = events;
+    this.#pacing = pacing;
+    this.#secrets = secrets;
+  }
+
+  /** Runs the call's attempts; resolves to its 2xx answer, rejects with the one mapped error. */
+  async run(plan: CallPlan): Promise<CallResult> {
+    const { method, shownUrl: url, requestId, limits, signal, op } = plan;
+    const attempts: AttemptRecord[] = [];
+    const policy = {
+      maxRetries: limits.maxRetries,
+      maxRetryAfterMs: limits.maxRetryAfterMs,
+      idempotent: isIdempotent(plan),
+    };
+    // The 401 repeat is there only for a credential that can give another token.
+    const state = { retries: 0, repeated401: plan.credential?.refreshable !== true };
+    let acted = false;
+    let after429 = false;
+    let waitedMs = 0;
+    let bearer: string | undefined;
+    const fail = (failure: Failure) => callError(failure, this.#facts(plan, acted, attempts, bearer));
+    // A whole-call deadline would bound this loop: each round is one attempt and the wait after it.
+    for (let attempt = 0; ; attempt++) {
+      let headers: Record<string, string>;
+      try {
+        if (signal?.aborted) throw userAbort(signal);
+        bearer = await this.#bearer(plan);
+        const paced = await this.#pace(plan, after429);
+        if (typeof paced === 'object') throw fail(paced);
+        waitedMs += paced;
+        headers =
+          bearer === undefined ? plan.headers : { ...plan.headers, authorization: `Bearer ${bearer}` };
+      } catch (error) {
+        throw isCallError(error) ? error : fail(failureOf(error, signal, false));
+      }
+      const record: AttemptRecord = { ms: 0 };
+      if (waitedMs > 0) record.waitedMs = waitedMs;
+      attempts.push(record);
+      waitedMs = 0;
+      const startedAt = Date.now();
+      const span = op?.startAttempt(method, url, attempt, headers);
+      this.#events.emit('request', { method, url, attempt, requestId });
+      let response: Response;
+      try {
+        response = await this.#attempt(plan, headers);
+      } catch (error) {
+        record.ms = Date.now() - startedAt;
+        const failure = failureOf(error, signal, true);
+        record.error =
+          failure.kind === 'timeout'
+            ? 'APITimeoutError'
+            : failure.kind === 'abort'
+              ? 'APIUserAbortError'
+              : 'APIConnectionError';
+        // A cancelled attempt is no failure of the attempt (HTTP semantic conventions): no error.type.
+        if (span !== undefined)
+          op?.endAttempt(span, undefined, failure.kind === 'abort' ? undefined : record.error);
+        const outcome = outcomeOf(failure);
+        const decision = outcome === undefined ? undefined : decide(outcome, state, policy);
+        if (outcome === undefined || decision?.action !== 'wait') throw fail(failure);
+        waitedMs = await this.#wait(plan, attempt, decision.ms, decision.reason, fail);
+        acted ||= mayHaveActed(outcome);
+        after429 = false;
+        state.retries++;
+        continue;
+      }
+      const { status } = response;
+      record.ms = Date.now() - startedAt;
+      record.status = status;
+      if (span !== undefined) op?.endAttempt(span, status);
+      this.#events.emit('response', { method, url, attempt, requestId, status, durationMs: record.ms });
+      if (response.ok)
+        return { response, body: await this.#read(plan, response, startedAt, fail), gone: false };
+      // Read once per answer: the pause, the wait and the error's `retryAfter` all come from it.
+      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
+      if (status === 429) this.#paused(plan, response, retryAfterMs);
+      const outcome: Outcome = { kind: 'answer', status, retryAfterMs };
+      let decision = decide(outcome, state, policy);
+      if (decision.action === 'repeat_401') {
+        state.repeated401 = true;
+        // A shared token is dropped from the shared state first (a promise), so the repeat cannot read it back.
+        if (bearer !== undefined && (await plan.credential?.invalidate(bearer))) {
+          discard(response);
+          this.#events.emit('retry', { method, url, attempt, requestId, delayMs: 0, reason: 'status 401' });
+          continue;
+        }
+        decision = decide(outcome, state, policy);
+      }
+      if (decision.action === 'wait') {
+        // The answer of an attempt that is retried is not read: free its connection.
+        discard(response);
+        waitedMs = await this.#wait(plan, attempt, decision.ms, decision.reason, fail);
+        acted ||= mayHaveActed(outcome);
+        after429 = status === 429;
+        state.retries++;
+        continue;
+      }
+      if (plan.ifGone && status === 404 && acted) {
+        discard(response);
+        return GONE;
+      }
+      const error = fail(await this.#errorAnswer(plan, response, startedAt, retryAfterMs, fail));
+      if (error instanceof APIError) record.code = error.code;
+      throw error;
+    }
+  }
+
+  /**
+   * The one fetch of an attempt, called by ky with the `Request` it built: the seam where middleware
+   * would wrap the request.
+   */
+  #fetch(request: Request, init?: RequestInit): Promise<Response> {
+    // globalThis.fetch is read per call so a fetch patched after construction (msw) is used.
+    return this.#customFetch === undefined
+      ? globalThis.fetch(request, init)
+      : this.#customFetch(request, init);
+  }
+
+  /** A 2xx answer's body, parsed as the plan says (within the attempt's deadline); a download's is not read. */
+  async #read(
+    plan: CallPlan,
+    response: Response,
+    startedAt: number,
+    fail: (failure: Failure) => TelephonyError,
+  ): Promise<unknown> {
+    if (plan.parse === undefined) return undefined;
+    try {
+      return plan.parse(await readText(readOf(plan, startedAt), response), response.status);
+    } catch (error) {
+      throw fail(
+        error instanceof APIUserAbortError
+          ? { kind: 'abort', error, inFlight: true }
+          : { kind: 'unreadable', error: error as TelephonyError },
+      );
+    }
+  }
+
+  /** One ky request: no retry, no `HTTPError` (an answer of any status resolves), ky's per-attempt timeout. */
+  #attempt(plan: CallPlan, headers: Record<string, string>): Promise<Response> {
+    // Only what differs from ky's defaults: each option given costs ky a merge.
+    const options: Options = { method: plan.method, timeout: plan.limits.timeout, headers };
+    if (plan.body !== undefined) options.body = plan.body;
+    if (plan.signal !== undefined) options.signal = plan.signal;
+    return this.#ky(plan.url, options);
+  }
+
+  /** The credential's bearer; a token being fetched is awaited, watching the call's signal. */
+  async #bearer(plan: CallPlan): Promise<string | undefined> {
+    const { credential } = plan;
+    if (credential === undefined) return undefined;
+    if (credential.refreshable) this.asker = plan.op;
+    const value = credential.bearer(plan.limits.timeout);
+    const bearer = typeof value === 'object' ? await abortable(value, plan.signal) : value;
+    if (this.#held[0] !== bearer && this.#held.unshift(bearer) > HELD) this.#held.pop();
+    return bearer;
+  }
+
+  /**
+   * Waits for rate budget or a pause (after the credential: a slot is taken only when it can be used
+   * at once): the milliseconds waited, or the refusal when the wait would pass `maxRetryAfter`.
+   * `after429`: the attempt repeats one the service refused, so it sends in that attempt's slot.
+   */
+  async #pace(plan: CallPlan, after429: boolean): Promise<number | Failure> {
+    if (plan.version === undefined) return 0;
+    // The safety second is the client's own, not the service's: it does not count against the cap.
+    const { maxRetryAfterMs, timeout } = plan.limits;
+    const reservation = this.#pacing.reserve(plan.version, maxRetryAfterMs + SAFETY_MS, timeout, after429);
+    if (reservation === undefined) return 0;
+    const { waitMs, reason } = await abortable(reservation, plan.signal);
+    if (waitMs > maxRetryAfterMs + SAFETY_MS && reason !== undefined)
+      return { kind: 'held_back', waitMs, reason, maxRetryAfterMs };
+    if (waitMs <= 0 || reason === undefined) return 0;
+    this.#events.emit('throttle', { waitMs, reason });
+    plan.op?.waited(reason, waitMs);
+    await sleep(this.#clock, waitMs, plan.signal);
+    return waitMs;
+  }
+
+  /** The `'retry'` event, then the wait the decision set, on the client's clock: the ms waited. */
+  async #wait(
+    plan: CallPlan,
+    attempt: number,
+    delayMs: number,
+    reason: string,
+    fail: (failure: Failure) => TelephonyError,
+  ): Promise<number> {
+    const { method, shownUrl: url, requestId } = plan;
+    this.#events.emit('retry', { method, url, attempt, requestId, delayMs, reason });
+    if (delayMs === 0) return 0;
+    plan.op?.waited('retry', delayMs);
+    try {
+      await sleep(this.#clock, delayMs, plan.signal);
+    } catch (error) {
+      throw fail({ kind: 'abort', error: error as APIUserAbortError, inFlight: false });
+    }
+    return delayMs;
+  }
+
+  /**
+   * A 429's `Retry-After` pauses the account for every client sharing the state; the plan it names
+   * (`Rate limit of N requests per minute`, read from a copy of the body until the client has warned)
+   * is checked against `rateLimit`.
+   */
+  #paused(plan: CallPlan, response: Response, retryAfterMs: number | undefined): void {
+    if (plan.version === undefined) return;
+    if (retryAfterMs !== undefined && retryAfterMs > 0) void this.#pacing.pause(plan.version, retryAfterMs);
+    if (this.#planChecks-- > 0) {
+      // Its first chunk only: a 429's body may be huge or endless, and the copy must not read it all.
+      bodyStart(response.clone(), 2_000).then(
+        (text) => {
+          const found = /(\d+) requests per minute/i.exec(text);
+          if (found) this.#pacing.planSeen(Number(found[1]));
+        },
+        () => {},
+      );
+    }
+  }
+
+  /** The last answer as a failure: its body read up to `maxResponseBytes` (past that, its first bytes). */
+  async #errorAnswer(
+    plan: CallPlan,
+    response: Response,
+    startedAt: number,
+    retryAfterMs: number | undefined,
+    fail: (failure: Failure) => TelephonyError,
+  ): Promise<Failure> {
+    let cutAt: number | undefined;
+    // An error body that cannot be read leaves the error its status; only the caller's abort wins.
+    const text = await readText(readOf(plan, startedAt), response, () => {
+      cutAt = plan.limits.maxResponseBytes;
+    }).catch((error: unknown) => {
+      if (error instanceof APIUserAbortError) throw fail({ kind: 'abort', error, inFlight: true });
+      return '';
+    });
+    return { kind: 'answer', response, text, cutAt, retryAfterMs };
+  }
+
+  /** What the error of `plan` says of the call. */
+  #facts(plan: CallPlan, acted: boolean, attempts: AttemptRecord[], bearer: string | undefined): CallFacts {
+    return {
+      operation: plan.operation,
+      origin: new URL(plan.url).origin,
+      // The token request's version is undefined (it is not paced): its answers are v2's.
+      apiVersion: plan.version ?? 'v2',
+      idempotent: isIdempotent(plan),
+      tokenRequest: plan.credential === undefined,
+      timeout: plan.limits.timeout,
+      mayHaveActed: acted,
+      requestId: plan.requestId,
+      attempts,
+      secrets: [...this.#secrets, ...this.#held, bearer, ...plan.secrets],
+      patterns: this.#patterns,
+    };
+  }
+}
+
+const readOf = (plan: CallPlan, startedAt: number) => ({
+  operation: plan.operation,
+  signal: plan.signal,
+  startedAt,
+  timeout: plan.limits.timeout,
+  maxResponseBytes: plan.limits.maxResponseBytes,
+});
+
+/** POST is not idempotent, except the token request (no credential: it carries it in the form). */
+const isIdempotent = (plan: CallPlan) => plan.method !== 'POST' || plan.credential === undefined;
+
+/** An error the loop mapped already (it carries the call's id), thrown through a step that maps what it catches. */
+const isCallError = (error: unknown) => error instanceof TelephonyError && error.requestId !== undefined;
+
+/** What an attempt that failed without an answer produced, for the policy; `undefined` for an abort or a refusal. */
+function outcomeOf(failure: Failure): Outcome | undefined {
+  if (failure.kind === 'timeout') return failure;
+  if (failure.kind === 'connection') return { kind: 'connection', neverSent: failure.neverSent };
+  return undefined;
+}
+
+/** What a failed attempt (or the steps before it: `sent` false) threw, as a failure to map. */
+function failureOf(error: unknown, signal: AbortSignal | undefined, sent: boolean): Failure {
+  // ky rejects with the signal's reason when the caller aborts a request in flight.
+  if (signal?.aborted)
+    return {
+      kind: 'abort',
+      error: error instanceof APIUserAbortError ? error : userAbort(signal),
+      inFlight: sent,
+    };
+  if (error instanceof APIUserAbortError) return { kind: 'abort', error, inFlight: sent };
+  if (error instanceof TelephonyError) return { kind: 'refused', error };
+  if (error instanceof TimeoutError) return { kind: 'timeout' };
+  const codes = failureCodes(error);
+  return { kind: 'connection', cause: error, codes, neverSent: provablyNeverSent(codes) };
+}
