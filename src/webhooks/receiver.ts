@@ -1,15 +1,17 @@
+import { Deadlines } from '../shared/deadlines.js';
 import { TelephonyError } from '../shared/telephony-error.js';
 import { fetchHandler, type NodeRequest, type NodeResponse, nodeHandler } from './adapters.js';
+import { answerReason } from './answer.js';
 import { claimEvent } from './claim.js';
 import { type DedupStore, MemoryDedupStore } from './dedup.js';
 import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 import type { WebhookEvent } from './events.js';
-import { type HeadersLike, signatureHeader } from './header.js';
+import { type HeadersLike, headersTooLarge, signatureHeader } from './header.js';
 import { Listeners } from './listeners.js';
 import type { WebhookHandler, WebhookReceiverEvents } from './receiver-events.js';
 import type { WebhookReceiverOptions } from './receiver-options.js';
-import { bounded } from './timers.js';
-import { checkSettings, verifyWebhook } from './verify.js';
+import { bounded, isThenable } from './timers.js';
+import { checkSettings, verifyEvent } from './verify.js';
 import { warn } from './warn.js';
 
 /** Reports a delivery's failure (once per attempt) and gives its 500 answer. */
@@ -19,18 +21,26 @@ type Failed = (reason: 'handler_error' | 'store_error', error: unknown) => Handl
 export interface HandleResult {
   /**
    * Status to answer: 200 processed (or already processed), 400/401 refused, 409 another delivery of
-   * the event is running (the service re-delivers later), 500 a handler or the store failed.
+   * the event is running (the service re-delivers later), 431 headers over 16 KiB, 500 a handler or
+   * the store failed.
    */
-  status: 200 | 400 | 401 | 409 | 500;
+  status: 200 | 400 | 401 | 409 | 431 | 500;
   /** The verified event; absent when verification failed. */
   event?: WebhookEvent;
   /**
    * Why it was not a plain success: a verification reason, `duplicate` (200, handlers not run),
    * `in_progress` (409: another delivery holds the id's claim, see `DedupStore.claim`; nothing ran),
    * `handler_error` (500) or `store_error` (500: the dedup store threw or did not answer within 2 s,
-   * so the service will re-deliver).
+   * so the service will re-deliver) or `headers_too_large` (431: names and values over 16 KiB, node:http's
+   * own cap; nothing verified).
    */
-  reason?: WebhookVerificationReason | 'duplicate' | 'in_progress' | 'handler_error' | 'store_error';
+  reason?:
+    | WebhookVerificationReason
+    | 'duplicate'
+    | 'in_progress'
+    | 'handler_error'
+    | 'store_error'
+    | 'headers_too_large';
 }
 
 /**
@@ -66,6 +76,16 @@ export class WebhookReceiver {
   /** `handlerTimeout` in seconds; beyond a timer's range (Infinity included), no timer. */
   readonly #timeout: number;
   readonly #inFlight = new Map<string, Promise<HandleResult>>();
+  /** The claim's lease, whole seconds (Redis `EX` takes no other): `handlerTimeout`, an hour when that is Infinity. */
+  readonly #lease: number;
+  /** One timer each for the handlers' time-out, the store's 2 s and the claims' renewals. */
+  readonly #timers: { handlers: Deadlines; store: Deadlines; renewal: Deadlines };
+  /**
+   * Claim tokens: random per receiver, then a count, so each delivery's is its own without a random
+   * UUID per delivery.
+   */
+  readonly #tokenPrefix = crypto.randomUUID();
+  #tokens = 0;
   #warned = false;
   /** Largest body `nodeHandler` and `fetchHandler` read, in bytes (option `maxBodyBytes`, default 1 MiB). */
   readonly maxBodyBytes: number;
@@ -97,6 +117,12 @@ export class WebhookReceiver {
     if ((options.maxEventAge ?? 0) > this.#ttl)
       throw new TelephonyError('maxEventAge must not exceed dedupTtl');
     this.#timeout = timeout;
+    this.#lease = Math.ceil(Math.min(timeout, 3600));
+    this.#timers = {
+      handlers: new Deadlines(timeout * 1000),
+      store: new Deadlines(2000),
+      renewal: new Deadlines(this.#lease * 333),
+    };
     this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   }
 
@@ -127,8 +153,7 @@ export class WebhookReceiver {
               'telephony.event.id': event?.id,
               'telephony.event.type': event?.type,
               'http.response.status_code': status,
-              'telephony.webhook.outcome':
-                reason === 'handler_error' ? 'handler_failed' : (reason ?? 'handled'),
+              'telephony.webhook.outcome': answerReason(result) ?? reason ?? 'handled',
             })
             .end();
           return result;
@@ -137,10 +162,13 @@ export class WebhookReceiver {
   }
 
   async #handle({ body, headers }: Parameters<WebhookReceiver['handle']>[0]): Promise<HandleResult> {
+    // Before any work: a stuffed signature header would otherwise be parsed and compared entry by entry.
+    if (headersTooLarge(headers)) return { status: 431, reason: 'headers_too_large' };
     let event: WebhookEvent;
     try {
       const options = this.#options;
-      event = await verifyWebhook(body, signatureHeader(headers), options.secret, options);
+      const verified = verifyEvent(body, signatureHeader(headers), options.secret, options);
+      event = verified instanceof Promise ? await verified : verified;
       // Anything but a created_at within maxEventAge (NaN: missing or unparseable) is refused.
       if (
         !(
@@ -170,7 +198,7 @@ export class WebhookReceiver {
       pending = bounded(
         // Handler failures are settled inside #process: what rejects here is the store.
         this.#process(event, failed).catch((error: unknown) => failed('store_error', error)),
-        seconds * 1000,
+        this.#timers.handlers,
         () =>
           failed(
             'handler_error',
@@ -189,11 +217,11 @@ export class WebhookReceiver {
       this.#notify('duplicate', { id, type });
       return { status: 200, event, reason: 'duplicate' };
     };
-    if (await bounded(store.has(id))) return duplicate();
-    const claim = await claimEvent(store, id, this.#timeout);
-    // Another delivery holds the id, or finished it since `has`: a 409 makes the service come back.
-    if (!claim)
-      return (await bounded(store.has(id))) ? duplicate() : { status: 409, event, reason: 'in_progress' };
+    const token = `${this.#tokenPrefix}-${(++this.#tokens).toString(36)}`;
+    const claim = await claimEvent(store, id, this.#lease, token, this.#timers);
+    if (claim === 'done') return duplicate();
+    // Another delivery holds the id: a 409 makes the service come back.
+    if (claim === 'held') return { status: 409, event, reason: 'in_progress' };
     // Called here rather than through emit(), which drops their promises. A type without a dot is
     // never an event type, so a signed `type: 'handler_error'` reaches only the catch-all. A `once`
     // listener is taken out now (a concurrent event does not run it too) and put back if this event
@@ -203,18 +231,25 @@ export class WebhookReceiver {
     );
     let done = false;
     try {
-      const outcomes = await Promise.allSettled(
-        listeners.map(async ([, fn, context]) =>
-          (fn as (event: WebhookEvent) => unknown).call(context, event),
-        ),
-      ).finally(claim.end);
-      const rejected = outcomes.find((outcome) => outcome.status === 'rejected');
+      // A handler that throws counts as one that rejects. Handlers that return no promise (a
+      // synchronous one) are not waited for: nothing to settle.
+      const results = listeners.map(([, fn, context]) => {
+        try {
+          return (fn as (event: WebhookEvent) => unknown).call(context, event);
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      });
+      const rejected = results.some(isThenable)
+        ? (await Promise.allSettled(results)).find((outcome) => outcome.status === 'rejected')
+        : undefined;
+      claim.end();
       if (rejected) {
         await claim.release();
         return failed('handler_error', rejected.reason);
       }
       try {
-        await bounded(store.add(id, this.#ttl, claim.token));
+        await bounded(store.add(id, this.#ttl, claim.token), this.#timers.store);
       } catch (error) {
         await claim.release();
         throw error;
