@@ -1,7 +1,7 @@
 import { concatBytes } from '../shared/bytes.js';
 import { TelephonyError } from '../shared/telephony-error.js';
-import { bodyAlreadyReadMessage } from './body-read-hint.js';
 import { type Answer, answerBody } from './answer.js';
+import { bodyAlreadyReadMessage } from './body-read-hint.js';
 import type { WebhookReceiver } from './receiver.js';
 
 /** The parts of node's IncomingMessage the adapter uses (no @types/node in the public types). */
