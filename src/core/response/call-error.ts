@@ -2,7 +2,6 @@ import {
   APIConnectionError,
   APIError,
   type APIErrorInit,
-  APITimeoutError,
   type APIUserAbortError,
   type ApiVersion,
   type AttemptRecord,
@@ -14,6 +13,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
   type TelephonyError,
+  timedOut,
 } from '../errors.js';
 import { clip } from '../zod-issues.js';
 import { redactor } from './redact.js';
@@ -120,10 +120,6 @@ function errorAndOutcome(failure: Failure, call: CallFacts): { error: TelephonyE
       return { error: failure.error, outcome: 'unknown' };
   }
 }
-
-/** An attempt (or the read of its body) that took longer than `timeout` ms. */
-export const timedOut = (operation: string, timeout: number) =>
-  new APITimeoutError(`${operation} timed out after ${timeout} ms`);
 
 /**
  * A call that would wait longer than its `maxRetryAfter` fails at once, as a 429 would: `paused` when

@@ -11,7 +11,7 @@ import {
 import type { ClientEmitter } from '../events.js';
 import type { Pacing } from '../pacing/pacing.js';
 import { SAFETY_MS } from '../pacing/plans.js';
-import { type CallFacts, callError, type Failure } from '../response/call-error.js';
+import type { CallFacts, Failure } from '../response/call-error.js';
 import type { TracedCall } from '../tracing/current.js';
 import type { HttpMethod } from '../types.js';
 import { bodyStart, discard, readText } from './read-body.js';
@@ -142,7 +142,7 @@ export class Caller {
     let after429 = false;
     let waitedMs = 0;
     let bearer: string | undefined;
-    const fail = (failure: Failure) => callError(failure, this.#facts(plan, acted, attempts, bearer));
+    const fail = (failure: Failure) => mapped(failure, this.#facts(plan, acted, attempts, bearer));
     // A whole-call deadline would bound this loop: each round is one attempt and the wait after it.
     for (let attempt = 0; ; attempt++) {
       let headers: Record<string, string>;
@@ -150,12 +150,12 @@ export class Caller {
         if (signal?.aborted) throw userAbort(signal);
         bearer = await this.#bearer(plan);
         const paced = await this.#pace(plan, after429);
-        if (typeof paced === 'object') throw fail(paced);
+        if (typeof paced === 'object') throw await fail(paced);
         waitedMs += paced;
         headers =
           bearer === undefined ? plan.headers : { ...plan.headers, authorization: `Bearer ${bearer}` };
       } catch (error) {
-        throw isCallError(error) ? error : fail(failureOf(error, signal, false));
+        throw isCallError(error) ? error : await fail(failureOf(error, signal, false));
       }
       const record: AttemptRecord = { ms: 0 };
       if (waitedMs > 0) record.waitedMs = waitedMs;
@@ -181,7 +181,7 @@ export class Caller {
           op?.endAttempt(span, undefined, failure.kind === 'abort' ? undefined : record.error);
         const outcome = outcomeOf(failure);
         const decision = outcome === undefined ? undefined : decide(outcome, state, policy);
-        if (outcome === undefined || decision?.action !== 'wait') throw fail(failure);
+        if (outcome === undefined || decision?.action !== 'wait') throw await fail(failure);
         waitedMs = await this.#wait(plan, attempt, decision.ms, decision.reason, fail);
         acted ||= mayHaveActed(outcome);
         after429 = false;
@@ -223,7 +223,7 @@ export class Caller {
         discard(response);
         return GONE;
       }
-      const error = fail(await this.#errorAnswer(plan, response, startedAt, retryAfterMs, fail));
+      const error = await fail(await this.#errorAnswer(plan, response, startedAt, retryAfterMs, fail));
       if (error instanceof APIError) record.code = error.code;
       throw error;
     }
@@ -245,13 +245,13 @@ export class Caller {
     plan: CallPlan,
     response: Response,
     startedAt: number,
-    fail: (failure: Failure) => TelephonyError,
+    fail: (failure: Failure) => Promise<TelephonyError>,
   ): Promise<unknown> {
     if (plan.parse === undefined) return undefined;
     try {
       return plan.parse(await readText(readOf(plan, startedAt), response), response.status);
     } catch (error) {
-      throw fail(
+      throw await fail(
         error instanceof APIUserAbortError
           ? { kind: 'abort', error, inFlight: true }
           : { kind: 'unreadable', error: error as TelephonyError },
@@ -306,7 +306,7 @@ export class Caller {
     attempt: number,
     delayMs: number,
     reason: string,
-    fail: (failure: Failure) => TelephonyError,
+    fail: (failure: Failure) => Promise<TelephonyError>,
   ): Promise<number> {
     const { method, shownUrl: url, requestId } = plan;
     this.#events.emit('retry', { method, url, attempt, requestId, delayMs, reason });
@@ -315,7 +315,7 @@ export class Caller {
     try {
       await sleep(this.#clock, delayMs, plan.signal);
     } catch (error) {
-      throw fail({ kind: 'abort', error: error as APIUserAbortError, inFlight: false });
+      throw await fail({ kind: 'abort', error: error as APIUserAbortError, inFlight: false });
     }
     return delayMs;
   }
@@ -346,14 +346,14 @@ export class Caller {
     response: Response,
     startedAt: number,
     retryAfterMs: number | undefined,
-    fail: (failure: Failure) => TelephonyError,
+    fail: (failure: Failure) => Promise<TelephonyError>,
   ): Promise<Failure> {
     let cutAt: number | undefined;
     // An error body that cannot be read leaves the error its status; only the caller's abort wins.
     const text = await readText(readOf(plan, startedAt), response, () => {
       cutAt = plan.limits.maxResponseBytes;
-    }).catch((error: unknown) => {
-      if (error instanceof APIUserAbortError) throw fail({ kind: 'abort', error, inFlight: true });
+    }).catch(async (error: unknown) => {
+      if (error instanceof APIUserAbortError) throw await fail({ kind: 'abort', error, inFlight: true });
       return '';
     });
     return { kind: 'answer', response, text, cutAt, retryAfterMs };
@@ -385,6 +385,16 @@ const readOf = (plan: CallPlan, startedAt: number) => ({
   timeout: plan.limits.timeout,
   maxResponseBytes: plan.limits.maxResponseBytes,
 });
+
+/**
+ * The one error mapping (response/call-error.ts), loaded by `import()` on a call's first failure: the
+ * failure path is async anyway, and a bundle makes the mapping a chunk a client loads only when a
+ * call fails.
+ */
+async function mapped(failure: Failure, facts: CallFacts): Promise<TelephonyError> {
+  const { callError } = await import('../response/call-error.js');
+  return callError(failure, facts);
+}
 
 /** POST is not idempotent, except the token request (no credential: it carries it in the form). */
 const isIdempotent = (plan: CallPlan) => plan.method !== 'POST' || plan.credential === undefined;
