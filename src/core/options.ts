@@ -4,7 +4,7 @@ import { type Clock, systemClock } from './clock.js';
 import { invalid, ValidationError } from './errors.js';
 import { budgetOf, PLANS, type RateLimit } from './pacing/plans.js';
 import type { RateBudget, SharedState } from './pacing/shared-state.js';
-import { mergeHeaders } from './request/headers.js';
+import { mergeHeaders } from './request/route.js';
 import type { RequestOptions } from './types.js';
 import { clip } from './zod-issues.js';
 
