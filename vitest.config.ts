@@ -25,6 +25,8 @@ export default defineConfig({
   test: {
     restoreMocks: true,
     testTimeout: 20_000,
+    // The secret scan of every line the suite's clients log (test/helpers/secret-scan.ts).
+    setupFiles: ['test/helpers/log-scan.setup.ts'],
     projects: [
       {
         extends: true as const,

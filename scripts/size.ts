@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { type BundleMeasure, measureBrowserBundle, measureFirstLoad, packageOf } from './lib/bundle.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-/** Budgets in kB of 1 000 bytes: issue 5 set them; docs/performance.md says why two moved since. */
+/** Budgets in kB of 1 000 bytes: issue 5 set them; docs/dev/performance.md says why two moved since. */
 const KB = 1000;
 
 interface Entry {
@@ -102,11 +102,14 @@ const entries: Entry[] = [
     // The receiver is built on eventemitter3 (issue 3), which alone is 1.3 kB of the 2 kB goal;
     // README's Performance section records the goal as unmet for the whole entry and why. 4 → 5 kB
     // for the receiver's handler timeout, body limit and safe observability; 5 → 5.4 kB for claims that
-    // belong to their delivery and its own listener list (issue 18; docs/performance.md). 5.4 → 5.6 kB
+    // belong to their delivery and its own listener list (issue 18; docs/dev/performance.md). 5.4 → 5.6 kB
     // ratchet for the delivery span (issue 20) and the 2 s store bound (issue 19); the goal stays 5.4.
+    // 5.6 → 6.6 kB (6 537 B) for the JSON reason of every refusal, the 16 KiB header cap, ValidationError
+    // for bad arguments, the one-call claim (begin), the memory ceiling and the shared deadline timer
+    // that took the per-delivery timers out (issue 33).
     name: 'telephony-sdk/webhooks (whole entry, receiver included)',
     source: `export * from './dist/webhooks.js';`,
-    budgetKb: 5.6,
+    budgetKb: 6.6,
     goalKb: 5.4,
     needs: ['src/webhooks/signature.ts', 'dist/webhooks.js'],
     forbidden: ['ky', 'zod'],

@@ -1,6 +1,8 @@
 import type * as z from 'zod/mini';
+import { paramNames, refuseNamed } from './request/extra.js';
 import { operationName } from './request/method.js';
 import { validateParams } from './request/params.js';
+import { APIPromise } from './response/api-promise.js';
 import { unwrapSuccess } from './response/envelope.js';
 import { parseResponse } from './response/guard.js';
 import type { HttpMethod, QueryValue, RequestOptions, Transport } from './types.js';
@@ -24,27 +26,37 @@ export interface OperationSpec<Data extends AnySchema, Result> {
 }
 
 /**
- * Validates params (a `ValidationError` rejects and nothing is sent), sends, unwraps the envelope
+ * Describes the call, validates params (a `ValidationError` rejects and nothing is sent), sends, unwraps the envelope
  * and checks `data` (a `ResponseValidationError` names the field and the operation).
  */
-export async function runOperation<Data extends AnySchema, Result>(
+export function runOperation<Data extends AnySchema, Result>(
   transport: Transport,
-  spec: OperationSpec<Data, Result>,
+  describe: () => OperationSpec<Data, Result>,
   options?: RequestOptions,
-): Promise<Result> {
-  const operation = operationName(spec);
-  const query = spec.query && validateParams(spec.query.schema, spec.query.value, operation);
-  const body = spec.body && validateParams(spec.body.schema, spec.body.value, operation);
-  const answer = await transport.send(
-    {
-      method: spec.method,
-      path: spec.path,
-      query: query as Record<string, QueryValue> | undefined,
-      body,
-      ifGone: spec.ifGone && { status: 'success', data: spec.ifGone },
-    },
-    options,
-  );
-  const { data } = unwrapSuccess(answer, operation);
-  return spec.result(parseResponse(spec.data, data, operation));
+): APIPromise<Result> {
+  const answer = async () => {
+    // Described here, in the promise: a refused id (the `path` tag) rejects it, never throws.
+    const spec = describe();
+    const operation = operationName(spec);
+    const query = spec.query && validateParams(spec.query.schema, spec.query.value, operation);
+    const body = spec.body && validateParams(spec.body.schema, spec.body.value, operation);
+    // A typed parameter sent as an extra would skip its check: refused even when the call left it out.
+    if (spec.query) refuseNamed(options?.extraQuery, paramNames(spec.query.schema), 'extraQuery', operation);
+    if (spec.body) refuseNamed(options?.extraBody, paramNames(spec.body.schema), 'extraBody', operation);
+    const { data: sent, response } = await transport
+      .send(
+        {
+          method: spec.method,
+          path: spec.path,
+          query: query as Record<string, QueryValue> | undefined,
+          body,
+          ifGone: spec.ifGone && { status: 'success', data: spec.ifGone },
+        },
+        options,
+      )
+      .withResponse();
+    const { data } = unwrapSuccess(sent, operation);
+    return { data: spec.result(parseResponse(spec.data, data, operation)), response };
+  };
+  return new APIPromise(answer());
 }

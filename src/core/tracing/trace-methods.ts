@@ -1,7 +1,17 @@
 import type { Tracer } from '../../shared/tracer.js';
+import { APIPromise, type WithResponse } from '../response/api-promise.js';
 import { type Page, PagePromise } from '../response/page.js';
 
 type Method = (...args: unknown[]) => PromiseLike<unknown>;
+
+/**
+ * A method's result as `.withResponse()` gives it; a recording's download resolves to the `Response`
+ * itself, which is its own answer.
+ */
+const answerOf = (result: PromiseLike<unknown>): PromiseLike<WithResponse<Page<unknown>>> =>
+  result instanceof APIPromise
+    ? result.withResponse()
+    : result.then((response) => ({ data: response as Page<unknown>, response: response as Response }));
 
 /**
  * Makes each method of `target`'s class (or the ones `names` lists) an operation named `prefix` + the
@@ -27,7 +37,14 @@ export function traceMethods(
         // Until the span code has loaded, a call waits for it (and runs untraced if it cannot
         // load); a PagePromise, so that a list's result stays iterable (any other method's result
         // is awaited, never iterated).
-        return spans ? run(spans) : new PagePromise(loading.then(run, call) as Promise<Page<unknown>>);
+        return spans
+          ? run(spans)
+          : new PagePromise(
+              loading.then(
+                (loaded) => answerOf(run(loaded)),
+                () => answerOf(call()),
+              ),
+            );
       };
   }
 }

@@ -4,16 +4,21 @@ import {
   clientCredentialsFlow,
   StaticCredential,
 } from '../auth/credentials.js';
+import type { Clock } from '../clock.js';
+import { Deprecations } from '../deprecations.js';
 import { invalid } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import { type ResolvedOptions, validateHeaders, validateRequestOptions } from '../options.js';
 import { Pacing } from '../pacing/pacing.js';
+import { withExtraBody, withExtraQuery } from '../request/extra.js';
 import { methodOf, operationName } from '../request/method.js';
 import { joinUrl, mergeHeaders, resolveTarget } from '../request/route.js';
+import { APIPromise, type WithResponse } from '../response/api-promise.js';
 import { parseJson, parseLenient } from '../response/envelope.js';
 import { currentTracedCall } from '../tracing/current.js';
 import type { RawRequest, RequestOptions, Transport } from '../types.js';
 import { Caller, type CallLimits, type CallPlan } from './call.js';
+import { Deadline } from './deadline.js';
 import { follow, type Link, releasing } from './signals.js';
 
 const TOKEN_PATH = '/v2/oauth/token';
@@ -37,6 +42,10 @@ export class HttpTransport implements Transport {
   readonly #v1: Credential | undefined;
   readonly #limits: CallLimits;
   readonly #defaultHeaders: Record<string, string>;
+  readonly #events: ClientEmitter;
+  readonly #clock: Clock;
+  readonly #totalTimeout: number | undefined;
+  readonly #deprecations = new Deprecations();
 
   constructor(options: ResolvedOptions, events: ClientEmitter) {
     const { accessToken, apiKey, clientId, clientSecret, scope, clock } = options;
@@ -45,7 +54,18 @@ export class HttpTransport implements Transport {
       options.budget !== undefined || options.sharedState !== undefined || clientSecret !== undefined,
     );
     const staticToken = typeof accessToken === 'string' ? accessToken : undefined;
-    this.#caller = new Caller(options.fetch, clock, events, pacing, [clientSecret, apiKey, staticToken]);
+    this.#caller = new Caller(
+      options.fetch,
+      clock,
+      events,
+      pacing,
+      [clientSecret, apiKey, staticToken],
+      options,
+    );
+    this.#events = events;
+    events.onWarning = (warning) => this.#caller.log.warning(warning);
+    this.#clock = clock;
+    this.#totalTimeout = options.totalTimeout;
     this.#baseUrl = options.baseUrl;
     this.#baseUrlV1 = options.baseUrlV1;
     if (typeof accessToken === 'function') this.#v2 = new CallbackCredential(accessToken);
@@ -61,13 +81,17 @@ export class HttpTransport implements Transport {
     this.#defaultHeaders = options.defaultHeaders;
   }
 
-  async send(request: RawRequest, options?: RequestOptions): Promise<unknown> {
+  send(request: RawRequest, options?: RequestOptions): APIPromise<unknown> {
+    return new APIPromise(this.#send(request, options));
+  }
+
+  async #send(request: RawRequest, options: RequestOptions | undefined): Promise<WithResponse<unknown>> {
     const plan = this.#plan(request, options, false, (text, status) =>
       request.lenient ? parseLenient(text) : parseJson(text, status, plan.operation),
     );
     try {
-      const result = await this.#caller.run(plan);
-      return result.gone ? request.ifGone : result.body;
+      const { gone, body, response } = await this.#caller.run(plan);
+      return { data: gone ? request.ifGone : body, response };
     } finally {
       this.#release(plan);
     }
@@ -102,7 +126,11 @@ export class HttpTransport implements Transport {
     validateRequestOptions(options);
     validateHeaders(request.headers);
     const method = methodOf(request.method);
-    const { version, url, shown } = resolveTarget(request, allowAbsolute, this.#baseUrl, this.#baseUrlV1);
+    const named = operationName({ method, path: String(request.path) });
+    // Merged after the typed params were checked (operation.ts): they are the caller's own words.
+    const query = withExtraQuery(request.query, options?.extraQuery, named);
+    const target = query === request.query ? request : { ...request, query };
+    const { version, url, shown } = resolveTarget(target, allowAbsolute, this.#baseUrl, this.#baseUrlV1);
     const operation = operationName({ method, path: shown ?? request.path });
     const credential = version === 'v2' ? this.#v2 : this.#v1;
     if (credential === undefined) {
@@ -115,13 +143,20 @@ export class HttpTransport implements Transport {
     }
     const headers = mergeHeaders(this.#defaultHeaders, request.headers, options?.headers);
     let body: string | undefined;
-    if (request.body !== undefined) {
-      body = jsonBody(request.body, operation);
+    const value = withExtraBody(request.body, options?.extraBody, operation);
+    if (value !== undefined) {
+      body = jsonBody(value, operation);
       headers['content-type'] = 'application/json';
     }
+    const requestId = nextRequestId();
+    if (version === 'v1') {
+      const warning = this.#deprecations.v1Call(requestId);
+      if (warning !== undefined) this.#events.emit('warning', warning);
+    }
+    const totalTimeout = options?.totalTimeout ?? this.#totalTimeout;
     return this.#linked(
       {
-        requestId: nextRequestId(),
+        requestId,
         method,
         url,
         shownUrl: shown ?? url,
@@ -136,6 +171,7 @@ export class HttpTransport implements Transport {
         signal: undefined,
         parse,
         ifGone: method === 'DELETE' && request.ifGone !== undefined,
+        deadline: totalTimeout === undefined ? undefined : new Deadline(this.#clock, totalTimeout),
       },
       options?.signal,
     );
@@ -195,6 +231,8 @@ export class HttpTransport implements Transport {
       signal: undefined,
       parse: (text, status) => parseJson(text, status, operation),
       ifGone: false,
+      // Shared by every call waiting for a token: each bounds its own wait for it (call.ts).
+      deadline: undefined,
     });
     return { answer: body, operation };
   }
