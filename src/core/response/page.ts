@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { TelephonyError } from '../errors.js';
 import { operationName } from '../request/method.js';
 import { validateParams } from '../request/params.js';
-import { currentTracedCall } from '../tracing/current.js';
+import { nextCall } from '../tracing/traced-call.js';
 import type { HttpMethod, RequestOptions, Transport } from '../types.js';
 import { unwrapSuccess } from './envelope.js';
 import { parseResponse } from './guard.js';
@@ -184,17 +184,16 @@ export function listPages<
 ): PagePromise<z.output<Item> | z.output<Variant>, P> {
   type T = z.output<Item> | z.output<Variant>;
   const operation = operationName(spec);
-  // A next page is an operation of its own, named as the list's first (`calls.listRecent`).
-  const traced = currentTracedCall();
-  const again = <R extends PromiseLike<unknown>>(run: () => R): R => traced?.again(run) ?? run();
+  // `via`: the transport the page is sent through (a next page's is bound to its own traced call);
   // `query`: the checked params for the first page (a refusal rejects it, nothing sent), else the
   // next page's; `from`: where the answer must start (a next page); `before`: items of the pages before it.
   const fetchPage = async (
+    via: Transport,
     query = validateParams(spec.query.schema, spec.query.value ?? {}, operation) as Query,
     from?: number,
     before = 0,
   ): Promise<Page<T, P>> => {
-    const answer = await transport.send({ method: spec.method, path: spec.path, query }, options);
+    const answer = await via.send({ method: spec.method, path: spec.path, query }, options);
     const envelope = unwrapSuccess(answer, operation);
     const items = checkItems(spec, envelope.data[spec.items], operation);
     const { pagination, at, next } = spec.pagination(envelope, query, items.length, operation);
@@ -204,11 +203,11 @@ export function listPages<
     // server says: each would otherwise let a service keep the loop going forever.
     const fetchNext =
       next !== undefined && advanced && items.length > 0 && seen < pagination.total
-        ? () => new PagePromise(again(() => fetchPage(next.query, next.at, seen)))
+        ? () => new PagePromise(nextCall(via, (transport) => fetchPage(transport, next.query, next.at, seen)))
         : undefined;
     const page = new Page(items, pagination, fetchNext);
     if (!advanced) behind.add(page);
     return page;
   };
-  return new PagePromise(fetchPage());
+  return new PagePromise(fetchPage(transport));
 }

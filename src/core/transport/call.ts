@@ -12,7 +12,7 @@ import type { ClientEmitter } from '../events.js';
 import type { Pacing } from '../pacing/pacing.js';
 import { SAFETY_MS } from '../pacing/plans.js';
 import { type CallFacts, callError, type Failure } from '../response/call-error.js';
-import type { TracedCall } from '../tracing/current.js';
+import type { TracedCall } from '../tracing/traced-call.js';
 import type { HttpMethod } from '../types.js';
 import { bodyStart, discard, readText } from './read-body.js';
 import {
@@ -50,8 +50,8 @@ export interface CallPlan {
   secrets: ReadonlyArray<string | undefined>;
   /** The API version, whose rate budget the call uses; `undefined` for the token request, which is not paced. */
   version: ApiVersion | undefined;
-  /** The traced operation whose attempt spans this call's attempts are; `undefined` without a tracer. */
-  op: TracedCall | undefined;
+  /** The traced call whose attempt spans this call's attempts are; `undefined` without a tracer. */
+  traced: TracedCall | undefined;
   headers: Record<string, string>;
   /** The body as sent: JSON, or the token request's form. */
   body: string | undefined;
@@ -95,7 +95,7 @@ export class Caller {
   /** 429 bodies still to read for the plan they name: a few are enough, and a 429 storm reads no more. */
   #planChecks = 3;
   /**
-   * The traced operation that last asked a refreshable credential for a bearer: a token request,
+   * The traced call that last asked a refreshable credential for a bearer: a token request,
    * which serves every call waiting for it, has its attempt spans under this one.
    */
   asker: TracedCall | undefined;
@@ -129,7 +129,7 @@ export class Caller {
 
   /** Runs the call's attempts; resolves to its 2xx answer, rejects with the one mapped error. */
   async run(plan: CallPlan): Promise<CallResult> {
-    const { method, shownUrl: url, requestId, limits, signal, op } = plan;
+    const { method, shownUrl: url, requestId, limits, signal, traced } = plan;
     const attempts: AttemptRecord[] = [];
     const policy = {
       maxRetries: limits.maxRetries,
@@ -162,7 +162,7 @@ export class Caller {
       attempts.push(record);
       waitedMs = 0;
       const startedAt = Date.now();
-      const span = op?.startAttempt(method, url, attempt, headers);
+      const span = traced?.startAttempt(method, url, attempt, headers);
       this.#events.emit('request', { method, url, attempt, requestId });
       let response: Response;
       try {
@@ -178,7 +178,7 @@ export class Caller {
               : 'APIConnectionError';
         // A cancelled attempt is no failure of the attempt (HTTP semantic conventions): no error.type.
         if (span !== undefined)
-          op?.endAttempt(span, undefined, failure.kind === 'abort' ? undefined : record.error);
+          traced?.endAttempt(span, undefined, failure.kind === 'abort' ? undefined : record.error);
         const outcome = outcomeOf(failure);
         const decision = outcome === undefined ? undefined : decide(outcome, state, policy);
         if (outcome === undefined || decision?.action !== 'wait') throw fail(failure);
@@ -191,7 +191,7 @@ export class Caller {
       const { status } = response;
       record.ms = Date.now() - startedAt;
       record.status = status;
-      if (span !== undefined) op?.endAttempt(span, status);
+      if (span !== undefined) traced?.endAttempt(span, status);
       this.#events.emit('response', { method, url, attempt, requestId, status, durationMs: record.ms });
       if (response.ok)
         return { response, body: await this.#read(plan, response, startedAt, fail), gone: false };
@@ -272,7 +272,7 @@ export class Caller {
   async #bearer(plan: CallPlan): Promise<string | undefined> {
     const { credential } = plan;
     if (credential === undefined) return undefined;
-    if (credential.refreshable) this.asker = plan.op;
+    if (credential.refreshable) this.asker = plan.traced;
     const value = credential.bearer(plan.limits.timeout);
     const bearer = typeof value === 'object' ? await abortable(value, plan.signal) : value;
     if (this.#held[0] !== bearer && this.#held.unshift(bearer) > HELD) this.#held.pop();
@@ -295,7 +295,7 @@ export class Caller {
       return { kind: 'held_back', waitMs, reason, maxRetryAfterMs };
     if (waitMs <= 0 || reason === undefined) return 0;
     this.#events.emit('throttle', { waitMs, reason });
-    plan.op?.waited(reason, waitMs);
+    plan.traced?.waited(reason, waitMs);
     await sleep(this.#clock, waitMs, plan.signal);
     return waitMs;
   }
@@ -311,7 +311,7 @@ export class Caller {
     const { method, shownUrl: url, requestId } = plan;
     this.#events.emit('retry', { method, url, attempt, requestId, delayMs, reason });
     if (delayMs === 0) return 0;
-    plan.op?.waited('retry', delayMs);
+    plan.traced?.waited('retry', delayMs);
     try {
       await sleep(this.#clock, delayMs, plan.signal);
     } catch (error) {

@@ -15,8 +15,8 @@ import { methodOf, operationName } from '../request/method.js';
 import { resolveTarget } from '../request/route.js';
 import { joinUrl } from '../request/url.js';
 import { parseJson, parseLenient } from '../response/body.js';
-import { currentTracedCall } from '../tracing/current.js';
-import type { RawRequest, RequestOptions, Transport } from '../types.js';
+import type { TracedCall, TracingTransport } from '../tracing/traced-call.js';
+import type { RawRequest, RequestOptions } from '../types.js';
 import { Caller, type CallLimits, type CallPlan } from './call.js';
 import { follow, type Link, releasing } from './signals.js';
 
@@ -33,7 +33,7 @@ const nextRequestId = () => `${ID_PREFIX}${(++calls).toString(36)}`;
  * credentials by API version, the client's limits under each call's own, the link to the caller's
  * signal (one per call, without `AbortSignal.any`: signals.ts), and the token request's POST.
  */
-export class HttpTransport implements Transport {
+export class HttpTransport implements TracingTransport {
   readonly #caller: Caller;
   readonly #baseUrl: string | undefined;
   readonly #baseUrlV1: string | undefined;
@@ -72,8 +72,8 @@ export class HttpTransport implements Transport {
     this.#defaultHeaders = options.defaultHeaders;
   }
 
-  async send(request: RawRequest, options?: RequestOptions): Promise<unknown> {
-    const plan = this.#plan(request, options, false, (text, status) =>
+  async send(request: RawRequest, options?: RequestOptions, traced?: TracedCall): Promise<unknown> {
+    const plan = this.#plan(request, options, traced, false, (text, status) =>
       request.lenient ? parseLenient(text) : parseJson(text, status, plan.operation),
     );
     try {
@@ -84,8 +84,8 @@ export class HttpTransport implements Transport {
     }
   }
 
-  async download(request: RawRequest, options?: RequestOptions): Promise<Response> {
-    const plan = this.#plan(request, options, true, undefined);
+  async download(request: RawRequest, options?: RequestOptions, traced?: TracedCall): Promise<Response> {
+    const plan = this.#plan(request, options, traced, true, undefined);
     const link = this.#links.get(plan);
     let response: Response | undefined;
     try {
@@ -105,6 +105,7 @@ export class HttpTransport implements Transport {
   #plan(
     request: RawRequest,
     options: RequestOptions | undefined,
+    traced: TracedCall | undefined,
     allowAbsolute: boolean,
     parse: CallPlan['parse'],
   ): CallPlan {
@@ -140,7 +141,7 @@ export class HttpTransport implements Transport {
         credential,
         secrets: request.secrets ?? [],
         version,
-        op: currentTracedCall(),
+        traced,
         headers,
         body,
         limits: this.#limitsOf(options),
@@ -199,7 +200,7 @@ export class HttpTransport implements Transport {
       credential: undefined,
       secrets: [],
       version: undefined,
-      op: this.#caller.asker,
+      traced: this.#caller.asker,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: form,
       limits: this.#limits,
