@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import { sendChecked } from './checked-send.js';
 import { operationName } from './request/method.js';
 import { validateParams } from './request/params.js';
 import { unwrapSuccess } from './response/envelope.js';
@@ -35,7 +36,9 @@ export async function runOperation<Data extends AnySchema, Result>(
   const operation = operationName(spec);
   const query = spec.query && validateParams(spec.query.schema, spec.query.value, operation);
   const body = spec.body && validateParams(spec.body.schema, spec.body.value, operation);
-  const answer = await transport.send(
+  // Checked within the call: a `data` that fails the schema is that call's error (its attempts and id).
+  return sendChecked(
+    transport,
     {
       method: spec.method,
       path: spec.path,
@@ -44,7 +47,6 @@ export async function runOperation<Data extends AnySchema, Result>(
       ifGone: spec.ifGone && { status: 'success', data: spec.ifGone },
     },
     options,
+    (answer) => spec.result(parseResponse(spec.data, unwrapSuccess(answer, operation).data, operation)),
   );
-  const { data } = unwrapSuccess(answer, operation);
-  return spec.result(parseResponse(spec.data, data, operation));
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { sendChecked } from '../checked-send.js';
 import { TelephonyError } from '../errors.js';
 import { operationName } from '../request/method.js';
 import { validateParams } from '../request/params.js';
@@ -193,10 +194,17 @@ export function listPages<
     from?: number,
     before = 0,
   ): Promise<Page<T, P>> => {
-    const answer = await via.send({ method: spec.method, path: spec.path, query }, options);
-    const envelope = unwrapSuccess(answer, operation);
-    const items = checkItems(spec, envelope.data[spec.items], operation);
-    const { pagination, at, next } = spec.pagination(envelope, query, items.length, operation);
+    // Checked within the call: an answer that fails the schema is that call's error (its attempts and id).
+    const { items, pagination, at, next } = await sendChecked(
+      via,
+      { method: spec.method, path: spec.path, query },
+      options,
+      (answer) => {
+        const envelope = unwrapSuccess(answer, operation);
+        const items = checkItems(spec, envelope.data[spec.items], operation);
+        return { items, ...spec.pagination(envelope, query, items.length, operation) };
+      },
+    );
     const seen = before + items.length;
     const advanced = from === undefined || at >= from;
     // An empty page, a page that repeats or goes back, and `total` reached end the list whatever the

@@ -5,6 +5,7 @@
  * await before it sends, and calls run concurrently.
  */
 import type { TraceSpan as Span } from '../../shared/tracer.js';
+import type { CheckingTransport } from '../checked-send.js';
 import type { RawRequest, RequestOptions, Transport } from '../types.js';
 
 /** One traced SDK call (`calls.create`), as tracing sees it (not `operation.ts`, which runs one): its span, and what its attempts and waits report through. */
@@ -21,13 +22,19 @@ export interface TracedCall {
 }
 
 /** The client's transport: a request may name the traced call whose attempts it is. */
-export interface TracingTransport extends Transport {
+export interface TracingTransport extends CheckingTransport {
   send(request: RawRequest, options?: RequestOptions, traced?: TracedCall): Promise<unknown>;
+  sendChecked<R>(
+    request: RawRequest,
+    options: RequestOptions | undefined,
+    check: (body: unknown) => R,
+    traced?: TracedCall,
+  ): Promise<R>;
   download(request: RawRequest, options?: RequestOptions, traced?: TracedCall): Promise<Response>;
 }
 
 /** The client's transport, bound to one traced call: what a traced method sends through. */
-export class TracedTransport implements Transport {
+export class TracedTransport implements CheckingTransport {
   readonly #inner: TracingTransport;
   readonly #traced: TracedCall;
 
@@ -38,6 +45,14 @@ export class TracedTransport implements Transport {
 
   send(request: RawRequest, options?: RequestOptions): Promise<unknown> {
     return this.#inner.send(request, options, this.#traced);
+  }
+
+  sendChecked<R>(
+    request: RawRequest,
+    options: RequestOptions | undefined,
+    check: (body: unknown) => R,
+  ): Promise<R> {
+    return this.#inner.sendChecked(request, options, check, this.#traced);
   }
 
   download(request: RawRequest, options?: RequestOptions): Promise<Response> {

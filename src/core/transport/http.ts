@@ -72,13 +72,23 @@ export class HttpTransport implements TracingTransport {
     this.#defaultHeaders = options.defaultHeaders;
   }
 
-  async send(request: RawRequest, options?: RequestOptions, traced?: TracedCall): Promise<unknown> {
+  send(request: RawRequest, options?: RequestOptions, traced?: TracedCall): Promise<unknown> {
+    return this.sendChecked(request, options, (body) => body, traced);
+  }
+
+  /** `send`, with the 2xx body checked within the call: a check that throws fails it as an unreadable answer. */
+  async sendChecked<R>(
+    request: RawRequest,
+    options: RequestOptions | undefined,
+    check: (body: unknown) => R,
+    traced?: TracedCall,
+  ): Promise<R> {
     const plan = this.#plan(request, options, traced, false, (text, status) =>
-      request.lenient ? parseLenient(text) : parseJson(text, status, plan.operation),
+      check(request.lenient ? parseLenient(text) : parseJson(text, status, plan.operation)),
     );
     try {
       const result = await this.#caller.run(plan);
-      return result.gone ? request.ifGone : result.body;
+      return result.gone ? check(request.ifGone) : (result.body as R);
     } finally {
       this.#release(plan);
     }

@@ -184,6 +184,33 @@ describe("every rejection says whether the service may have acted ('outcome')", 
     expect(guard.outcome).toBe('unknown');
   });
 
+  it("a 2xx whose data fails the schema (a call, a list page, after a retry): 'unknown', with the call's attempts and requestId", async () => {
+    let answers = 0;
+    server.use(
+      http.get(`${BASE}/v2/calls/c1`, () =>
+        answers++ === 0 ? error(503) : HttpResponse.json({ status: 'success', data: { call: { id: 1 } } }),
+      ),
+      http.get(`${BASE}/v2/calls/recent`, () =>
+        HttpResponse.json({ status: 'success', data: { calls: [{ id: 2 }] }, pagination: {} }),
+      ),
+    );
+    const c = client();
+    const ids: string[] = [];
+    c.on('request', (e) => ids.push(e.requestId));
+    const detail = await failure(c.calls.get('c1'));
+    expect(detail).toBeInstanceOf(ResponseValidationError);
+    expect(detail).toMatchObject({ outcome: 'unknown', attempts: [{ status: 503 }, { status: 200 }] });
+    expect(detail.requestId).toBeDefined();
+    expect(new Set(ids)).toEqual(new Set([detail.requestId]));
+    ids.length = 0;
+    const list = await failure(c.calls.listRecent());
+    expect(list).toBeInstanceOf(ResponseValidationError);
+    expect(list.message).toContain('data.calls.0');
+    expect(list).toMatchObject({ outcome: 'unknown', attempts: [{ status: 200 }] });
+    expect(list.requestId).toBeDefined();
+    expect(new Set(ids)).toEqual(new Set([list.requestId]));
+  });
+
   it('the requestId is the one the events of the call carried', async () => {
     server.use(http.get(`${BASE}/v2/x`, () => error(404)));
     const c = client();
