@@ -155,7 +155,7 @@ export class Caller {
         headers =
           bearer === undefined ? plan.headers : { ...plan.headers, authorization: `Bearer ${bearer}` };
       } catch (error) {
-        throw isCallError(error) ? error : fail(failureOf(error, signal, false));
+        throw isErrorOf(plan, error) ? error : fail(failureOf(error, signal, false));
       }
       const record: AttemptRecord = { ms: 0 };
       if (waitedMs > 0) record.waitedMs = waitedMs;
@@ -389,8 +389,13 @@ const readOf = (plan: CallPlan, startedAt: number) => ({
 /** POST is not idempotent, except the token request (no credential: it carries it in the form). */
 const isIdempotent = (plan: CallPlan) => plan.method !== 'POST' || plan.credential === undefined;
 
-/** An error the loop mapped already (it carries the call's id), thrown through a step that maps what it catches. */
-const isCallError = (error: unknown) => error instanceof TelephonyError && error.requestId !== undefined;
+/**
+ * An error the loop mapped already for `plan` (it carries the call's id), thrown through a step that
+ * maps what it catches. Another call's error (the token request's, which a waiting call inherits) is
+ * mapped again as this call's.
+ */
+const isErrorOf = (plan: CallPlan, error: unknown) =>
+  error instanceof TelephonyError && error.requestId === plan.requestId;
 
 /** What an attempt that failed without an answer produced, for the policy; `undefined` for an abort or a refusal. */
 function outcomeOf(failure: Failure): Outcome | undefined {

@@ -3,6 +3,7 @@ import {
   APIConnectionError,
   APITimeoutError,
   APIUserAbortError,
+  AuthenticationError,
   InternalServerError,
   RateLimitError,
   ResponseValidationError,
@@ -209,6 +210,31 @@ describe("every rejection says whether the service may have acted ('outcome')", 
     expect(list).toMatchObject({ outcome: 'unknown', attempts: [{ status: 200 }] });
     expect(list.requestId).toBeDefined();
     expect(new Set(ids)).toEqual(new Set([list.requestId]));
+  });
+
+  it("a failed token request's error, inherited by each call waiting for it: that call's requestId, 'not_sent'", async () => {
+    server.use(
+      http.post(`${BASE}/v2/oauth/token`, () =>
+        HttpResponse.json({ error: 'invalid_client', error_description: 'no' }, { status: 401 }),
+      ),
+      http.get(`${BASE}/v2/x`, () => HttpResponse.json({})),
+    );
+    const c = testClient();
+    const tokenIds: string[] = [];
+    c.on('request', (e) => tokenIds.push(e.requestId));
+    const [first, second] = await Promise.all([
+      failure(c.request({ method: 'GET', path: '/v2/x' })),
+      failure(c.request({ method: 'GET', path: '/v2/x' })),
+    ]);
+    // One token request, and the calls themselves never sent.
+    expect(tokenIds).toHaveLength(1);
+    for (const e of [first, second]) {
+      expect(e).toBeInstanceOf(AuthenticationError);
+      expect(e.message).toMatch(/^POST \/v2\/oauth\/token → 401/);
+      expect(e).toMatchObject({ outcome: 'not_sent', attempts: [] });
+      expect(e.requestId).toBeDefined();
+    }
+    expect(new Set([first?.requestId, second?.requestId, tokenIds[0]]).size).toBe(3);
   });
 
   it('the requestId is the one the events of the call carried', async () => {
