@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { SharedStateGuard } from '../pacing/guard.js';
+import type { FailSafeState } from '../pacing/fail-safe-state.js';
 import type { IssuedToken } from './issued-token.js';
 import { SharedTokenSource } from './shared-token.js';
 import { TokenCache } from './token-cache.js';
@@ -13,9 +13,9 @@ import { TokenCache } from './token-cache.js';
  */
 export function clientCredentials(
   key: string,
-  guard: SharedStateGuard,
+  failSafe: FailSafeState,
   clock: Clock,
   request: () => Promise<IssuedToken>,
 ): TokenCache {
-  return new TokenCache(new SharedTokenSource(guard, key, clock, request), clock);
+  return new TokenCache(new SharedTokenSource(failSafe, key, clock, request), clock);
 }

@@ -5,7 +5,7 @@ import type { Reservation } from './shared-state.js';
 const NO_WAIT: Reservation = { waitMs: 0, reason: undefined };
 
 /**
- * A client's pacing and shared state, with their code (pacer.ts, guard.ts, the in-memory state)
+ * A client's pacing and shared state, with their code (pacer.ts, fail-safe-state.ts, the in-memory state)
  * loaded only when the client needs it: at once for a client that paces, shares state or gets its
  * own tokens; on its first 429 for any other — so a browser client with a static token loads none
  * of it up front. Until then nothing can hold a call back: no budget, no store, no pause.
@@ -20,7 +20,7 @@ export class Pacing {
     if (eager) void this.parts();
   }
 
-  /** The pacer (with the guard and the account), loaded on first use. */
+  /** The pacer (with the fail-safe state and the account), loaded on first use. */
   parts(): Promise<Pacer> {
     this.#loading ??= this.#load().then((pacer) => (this.#pacer = pacer));
     return this.#loading;

@@ -57,10 +57,10 @@ export class HttpTransport implements TracingTransport {
     else if (clientSecret !== undefined) {
       const post = (form: string) => this.#postToken(form);
       this.#v2 = new LazyCredential(
-        Promise.all([loadShared(), pacing.parts()]).then(([m, { guard, account }]) => {
+        Promise.all([loadShared(), pacing.parts()]).then(([m, { failSafe, account }]) => {
           // One token per token URL, client id and scope: clients of one account may use several client ids.
           const tokenKey = m.fingerprint(`${this.#baseUrl} ${clientId} ${scope ?? ''}`);
-          return m.clientCredentials(`${account}:token:${tokenKey}`, guard, clock, () =>
+          return m.clientCredentials(`${account}:token:${tokenKey}`, failSafe, clock, () =>
             m.requestToken(post, TOKEN_PARTS, events, clientId, clientSecret, scope),
           );
         }),
