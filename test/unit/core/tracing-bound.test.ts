@@ -1,19 +1,19 @@
 /**
  * Each traced call's requests are its own: the call is handed to the transport (a per-call view of
- * the resource whose transport is bound to it), never read from shared state, so concurrent calls,
- * a method that awaits before it sends, and a list's next page each land under the right span.
+ * the resource whose transport is bound to it), never read from shared state, so concurrent calls
+ * and a method that awaits before it sends each land under the right span (a list's next page:
+ * tracing.test.ts).
  */
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { HttpResponse, http } from 'msw';
 import type { TelephonyClient } from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
 import { traceMethods } from '../../../src/core/tracing/trace-methods.js';
 import type { TracingTransport } from '../../../src/core/tracing/traced-call.js';
 import { APIResource } from '../../../src/resources/resource.js';
-import { detailCall, recentCallsBody } from '../../fixtures/calls.js';
+import { detailCall } from '../../fixtures/calls.js';
 import { BASE, CANARY, testClient } from '../../helpers/client.js';
 import { server } from '../../helpers/server.js';
-import { asyncContext, otel } from '../../helpers/tracing.js';
+import { asyncContext, attemptPaths, otel } from '../../helpers/tracing.js';
 
 asyncContext();
 
@@ -26,23 +26,6 @@ function tracedClient(tracer: Otel['tracer']): TelephonyClient {
     accessToken: CANARY.accessToken,
     tracer,
   });
-}
-
-/** Each attempt span as the names from its root down, ending with its URL's path and query. */
-function attemptPaths(spans: readonly ReadableSpan[]): Set<string> {
-  const byId = new Map(spans.map((span) => [span.spanContext().spanId, span]));
-  const pathOf = (span: ReadableSpan): string[] => {
-    const parent = span.parentSpanContext && byId.get(span.parentSpanContext.spanId);
-    return [...(parent ? pathOf(parent) : []), span.name];
-  };
-  return new Set(
-    spans
-      .filter((span) => span.name === 'GET')
-      .map((span) => {
-        const url = new URL(String(span.attributes['url.full']));
-        return [...pathOf(span), url.pathname + url.search].join(' > ');
-      }),
-  );
 }
 
 /** A promise and the function that resolves it. */
@@ -108,35 +91,6 @@ describe('traced calls are bound, not current', () => {
     await a;
     expect(attemptPaths(spans())).toEqual(
       new Set(['a > calls.get > GET > /v2/calls/call_a', 'b > request > GET > /v2/calls/call_b']),
-    );
-  });
-
-  it("a page's next request is under the next page's own call, while another call runs", async () => {
-    const { tracer, spans } = otel();
-    server.use(
-      http.get(`${BASE}/v2/calls/recent`, ({ request }) => {
-        const offset = Number(new URL(request.url).searchParams.get('offset') ?? 0);
-        return HttpResponse.json(
-          recentCallsBody([`call_${offset}`], { total: 2, limit: 1, offset, has_more: offset === 0 }),
-        );
-      }),
-      detailHandler(),
-    );
-    const client = tracedClient(tracer);
-    const first = await tracer.startActiveSpan('first', (span) =>
-      client.calls.listRecent({ limit: 1 }).finally(() => span.end()),
-    );
-    const [next] = await Promise.all([
-      tracer.startActiveSpan('next', (span) => first.getNextPage().finally(() => span.end())),
-      tracer.startActiveSpan('other', (span) => client.calls.get('call_x').finally(() => span.end())),
-    ]);
-    expect(next.items.map((call) => call.id)).toEqual(['call_1']);
-    expect(attemptPaths(spans())).toEqual(
-      new Set([
-        'first > calls.listRecent > GET > /v2/calls/recent?limit=1',
-        'next > calls.listRecent > GET > /v2/calls/recent?limit=1&offset=1',
-        'other > calls.get > GET > /v2/calls/call_x',
-      ]),
     );
   });
 });
