@@ -1,5 +1,6 @@
 import type { CallStatus } from './calls.js';
 import type { Delivery } from './delivery.js';
+import type { FaultKind } from './faults.js';
 
 /** Who made a request, as the console and the CLI log may show it: never a secret. */
 export interface PrincipalView {
@@ -18,7 +19,10 @@ export interface RequestRecord {
   method: string;
   /** Path and query string. */
   path: string;
-  status: number;
+  /** `null` when no answer was sent (a fault dropped the connection, or the request was aborted). */
+  status: number | null;
+  /** The injected fault that hit this request, or `null`. */
+  fault: { id: string; kind: FaultKind } | null;
   /** `null` when no credential was accepted (401, the token endpoint). */
   principal: PrincipalView | null;
   /** The principal's budget right after this request: counted in the current 60 s window, and the plan's limit. */
@@ -33,6 +37,8 @@ export interface DeliveryRecord {
   eventId: string;
   type: string;
   url: string;
+  /** The registration it was sent for (`wh_…`); `null` for a `callback_url` notification. */
+  webhookId: string | null;
   attempt: number;
   /** The receiver's status, `null` when no answer came. */
   status: number | null;

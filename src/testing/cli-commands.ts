@@ -1,3 +1,4 @@
+import { FAULTS_HELP, faultCommand } from './cli-faults.js';
 import { rateLines } from './rate-report.js';
 import type { Sandbox } from './sandbox.js';
 import { e164 } from './validate.js';
@@ -11,6 +12,7 @@ export const COMMANDS_HELP = `Commands, typed while the sandbox runs:
   rate
       the rate report: per application and API key, its plan, requests counted and answered 429,
       the largest 60 s window and tokens issued (also GET /_console/rate, as JSON)
+${FAULTS_HELP}
   help
       shows these commands`;
 
@@ -39,6 +41,7 @@ function runCommand(sandbox: Sandbox, line: string): string {
     if (command === 'help') return COMMANDS_HELP;
     if (command === 'rate') return rateLines(sandbox.rateReport());
     if (command === 'incoming') return incoming(sandbox, args);
+    if (command === 'fault' || command === 'faults') return faultCommand(sandbox, command, args);
     const settle = SETTLERS.get(command);
     if (settle && args.length === 1) {
       const call = sandbox[settle](args[0] ?? '');

@@ -2,14 +2,14 @@
 import { parseArgs } from 'node:util';
 import { logLine } from './activity-log.js';
 import { COMMANDS_HELP, readCommands } from './cli-commands.js';
-import { DEFAULT_API_KEY, DEFAULT_CLIENT } from './credentials.js';
+import { DEFAULT_API_KEY, DEFAULT_CALLBACK_SECRET, DEFAULT_CLIENT } from './credentials.js';
 import type { SandboxPlan } from './plans.js';
 import { planLabel } from './rate-report.js';
 import { consoleWorldOf, createSandbox } from './sandbox.js';
 
 const HELP = `telephony-sandbox — a local, stateful telephony service for building and testing apps
 
-Usage: telephony-sandbox [--port <number>] [--plan <plan>] [--client-id <id>] [--client-secret <secret>]
+Usage: telephony-sandbox [--port <number>] [--plan <plan>] [--client-id <id>] [--client-secret <secret>] [--cors]
 
 Options:
   -p, --port <number>         port on 127.0.0.1 (default 4010; 0 picks a free one)
@@ -18,6 +18,8 @@ Options:
                               or <n>/min (e.g. 600/min, to keep a long test short)
   --client-id <id>            the OAuth application's client id (default sandbox_client_id)
   --client-secret <secret>    its client secret (default sandbox_client_secret)
+  --cors                      let pages served from localhost, 127.0.0.1 or [::1] (any port) call
+                              the API from a browser (CORS); pages of other origins are refused
   -h, --help                  show this help
 
 ${COMMANDS_HELP}
@@ -53,7 +55,7 @@ async function main(): Promise<void> {
     clients: [{ clientId, clientSecret, plan }],
     apiKeys: [{ key: DEFAULT_API_KEY.key, plan }],
   });
-  const server = await sandbox.listen({ port, console: true });
+  const server = await sandbox.listen({ port, console: true, cors: values.cors === true });
   const { apiKey } = sandbox.credentials;
   const [usage] = sandbox.rateReport();
   // The same value as the client's rateLimit option, so the line below can be pasted as it is.
@@ -67,6 +69,7 @@ async function main(): Promise<void> {
   client id:              ${clientId}
   client secret:          ${clientSecret}
   API key:                ${apiKey}
+  callback secret:        ${DEFAULT_CALLBACK_SECRET} (signs callback_url notifications; a webhook has its own)
   plan:                   ${usage ? planLabel(usage) : ''}, per application and per API key
 
   new TelephonyClient({ baseUrl: '${server.url}', baseUrlV1: '${server.url}',
@@ -78,6 +81,7 @@ async function main(): Promise<void> {
 
 Type help for the commands that simulate an incoming call, e.g. incoming +15551234567 answered,
 and rate for the rate report (also ${server.url}/_console/rate).
+Type fault to make requests fail, e.g. fault POST /v2/calls drop_after 1 (faults lists them).
 Ctrl+C to stop.`);
   void readCommands(sandbox, process.stdin);
   consoleWorldOf(sandbox).activity.subscribe((record) => {
@@ -104,6 +108,7 @@ function optionsOrUsage() {
         plan: { type: 'string', default: 'starter' },
         'client-id': { type: 'string' },
         'client-secret': { type: 'string' },
+        cors: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;

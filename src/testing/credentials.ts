@@ -48,6 +48,9 @@ export const DEFAULT_API_KEY = {
   permissions: ['users:read', 'users:write'],
 } as const;
 
+/** Signs `callback_url` notifications unless `callbackSecret` says otherwise (they have no webhook secret). */
+export const DEFAULT_CALLBACK_SECRET = 'sandbox_callback_secret';
+
 /** Token lifetime in seconds (SPEC.md, Authentication: 3600 in the shown response). */
 const TOKEN_LIFETIME_SECONDS = 3600;
 

@@ -23,6 +23,8 @@ export interface Delivery {
   event: SandboxEvent;
   /** The webhook or `callback_url` it was posted to. */
   url: string;
+  /** The registration it was sent for (`wh_…`); `null` for a `callback_url` notification. */
+  webhookId: string | null;
   /** 1 for the first try, 2 for the first re-delivery, … */
   attempt: number;
   /** The receiver's HTTP status, or null when no answer came. */
@@ -58,23 +60,35 @@ export function isLoopbackUrl(value: string): boolean {
 /** Hears each attempt once made, with the sandbox time of its re-delivery (null: none will follow). */
 export type AttemptListener = (delivery: Delivery, nextAttemptAt: number | null) => void;
 
-interface Retry {
-  event: SandboxEvent;
+/** Where an event goes: a URL, for one registration (two may share a URL) or a call's callback. */
+interface Target {
   url: string;
   secret: string;
+  /** `null` for a `callback_url` notification. */
+  webhookId: string | null;
+}
+
+interface Retry extends Target {
+  event: SandboxEvent;
   attempt: number;
 }
 
-/** An event sent to a URL, as kept for a resend: its secret, attempts made, the latest status. */
-interface Sent {
+/** An event sent to a target, as kept for a resend: attempts made, the latest status. */
+interface Sent extends Target {
   event: SandboxEvent;
-  url: string;
-  secret: string;
   attempts: number;
   /** The latest answer's status (null: none, or still in flight). */
   status: number | null;
   inFlight: number;
 }
+
+/** One key per event and target: two registrations of one URL are two rows, two schedules. */
+const keyOf = (eventId: string, { url, webhookId }: Omit<Target, 'secret'>) =>
+  `${eventId} ${url} ${webhookId ?? 'callback'}`;
+
+/** Whether `target` is `url`, and registration `webhookId` when one is named (undefined: any at `url`). */
+const aimsAt = (target: Target, url: string, webhookId: string | null | undefined) =>
+  target.url === url && (webhookId === undefined || target.webhookId === webhookId);
 
 /** How many (event, URL) pairs are kept for a resend; older ones can no longer be resent. */
 const KEPT_SENT = 1000;
@@ -87,7 +101,7 @@ export class Deliverer {
   readonly #pending = new Set<Promise<void>>();
   /** Re-deliveries waiting for their time (two webhooks may share a URL: each has its own). */
   readonly #retries = new Set<Retry>();
-  /** By `${event id} ${url}`, oldest first. */
+  /** By {@link keyOf}, oldest first. */
   readonly #sent = new Map<string, Sent>();
 
   constructor(
@@ -97,42 +111,51 @@ export class Deliverer {
     private readonly keptDeliveries = KEPT_DELIVERIES,
   ) {}
 
-  /** Makes the waiting re-deliveries of `eventId` to `url` now; false when none is waiting. */
-  redeliverNow(eventId: string, url: string): boolean {
-    const waiting = [...this.#retries].filter((retry) => retry.event.id === eventId && retry.url === url);
+  /**
+   * Makes the waiting re-deliveries of `eventId` to `url` now — for registration `webhookId`
+   * only when given (`null`: the callback), else for every one at that URL; false when none is waiting.
+   */
+  redeliverNow(eventId: string, url: string, webhookId?: string | null): boolean {
+    const waiting = [...this.#retries].filter(
+      (retry) => retry.event.id === eventId && aimsAt(retry, url, webhookId),
+    );
     for (const retry of waiting) {
       this.#retries.delete(retry);
-      this.#attempt(retry.event, retry.url, retry.secret, retry.attempt);
+      this.#attempt(retry.event, retry, retry.attempt);
     }
     return waiting.length > 0;
   }
 
-  send(event: SandboxEvent, url: string, secret: string): void {
-    const key = `${event.id} ${url}`;
+  /** Sends `event` to `url`, for registration `webhookId` (`null`: a call's `callback_url`). */
+  send(event: SandboxEvent, url: string, secret: string, webhookId: string | null = null): void {
+    const target = { url, secret, webhookId };
+    const key = keyOf(event.id, target);
     this.#sent.delete(key);
-    this.#sent.set(key, { event, url, secret, attempts: 0, status: null, inFlight: 0 });
+    this.#sent.set(key, { event, ...target, attempts: 0, status: null, inFlight: 0 });
     // Bounded: a long-running CLI sandbox keeps the latest pairs only.
     if (this.#sent.size > KEPT_SENT) this.#sent.delete(this.#sent.keys().next().value ?? '');
-    this.#attempt(event, url, secret, 1);
+    this.#attempt(event, target, 1);
   }
 
   /**
-   * Sends `eventId` to `url` again now, whatever became of it: a waiting re-delivery is made now
-   * (its schedule goes on), otherwise — delivered, or re-deliveries exhausted — one more attempt
-   * is made by hand, numbered after the last, that schedules none. False when it is not known.
+   * Sends `eventId` to `url` (for `webhookId` only, when given) again now, whatever became of it:
+   * a waiting re-delivery is made now (its schedule goes on), otherwise — delivered, or
+   * re-deliveries exhausted — one more attempt is made by hand, numbered after the last, that
+   * schedules none. False when it is not known.
    */
-  resend(eventId: string, url: string): boolean {
-    if (this.redeliverNow(eventId, url)) return true;
-    const sent = this.#sent.get(`${eventId} ${url}`);
-    if (!sent) return false;
-    this.#attempt(sent.event, url, sent.secret, sent.attempts + 1, true);
-    return true;
+  resend(eventId: string, url: string, webhookId?: string | null): boolean {
+    if (this.redeliverNow(eventId, url, webhookId)) return true;
+    const kept = [...this.#sent.values()].filter(
+      (sent) => sent.event.id === eventId && aimsAt(sent, url, webhookId),
+    );
+    for (const sent of kept) this.#attempt(sent.event, sent, sent.attempts + 1, true);
+    return kept.length > 0;
   }
 
-  /** Resends every (event, URL) whose latest answer was not a 200 and that has none in flight; the count. */
+  /** Resends every (event, target) whose latest answer was not a 200 and that has none in flight; the count. */
   resendFailed(): number {
     const failed = [...this.#sent.values()].filter((sent) => sent.status !== 200 && sent.inFlight === 0);
-    for (const sent of failed) this.resend(sent.event.id, sent.url);
+    for (const sent of failed) this.resend(sent.event.id, sent.url, sent.webhookId);
     return failed.length;
   }
 
@@ -141,17 +164,18 @@ export class Deliverer {
     while (this.#pending.size > 0) await Promise.all(this.#pending);
   }
 
-  #attempt(event: SandboxEvent, url: string, secret: string, attempt: number, resent = false): void {
-    const sent = this.#sent.get(`${event.id} ${url}`);
+  #attempt(event: SandboxEvent, target: Target, attempt: number, resent = false): void {
+    const sent = this.#sent.get(keyOf(event.id, target));
     if (sent) {
       sent.attempts = Math.max(sent.attempts, attempt);
       sent.inFlight++;
     }
-    const run = this.#post(event, url, secret, attempt, resent).finally(() => this.#pending.delete(run));
+    const run = this.#post(event, target, attempt, resent).finally(() => this.#pending.delete(run));
     this.#pending.add(run);
   }
 
-  async #post(event: SandboxEvent, url: string, secret: string, attempt: number, resent: boolean) {
+  async #post(event: SandboxEvent, target: Target, attempt: number, resent: boolean) {
+    const { url, secret, webhookId } = target;
     const body = JSON.stringify(event);
     const at = this.clock.now();
     const signature = await serviceSignature(body, secret, Math.floor(at / 1000));
@@ -163,10 +187,10 @@ export class Deliverer {
     });
     const latencyMs = Math.round(performance.now() - started);
     const { status } = outcome;
-    const delivery = { event, url, attempt, body, signature, at, latencyMs, ...outcome, resent };
+    const delivery = { event, url, webhookId, attempt, body, signature, at, latencyMs, ...outcome, resent };
     this.deliveries.push(delivery);
     if (this.deliveries.length > this.keptDeliveries) this.deliveries.shift();
-    const sent = this.#sent.get(`${event.id} ${url}`);
+    const sent = this.#sent.get(keyOf(event.id, target));
     if (sent) {
       sent.inFlight--;
       sent.status = status;
@@ -176,11 +200,11 @@ export class Deliverer {
       this.onAttempt(delivery, null);
       return;
     }
-    const retry = { event, url, secret, attempt: attempt + 1 };
+    const retry = { event, ...target, attempt: attempt + 1 };
     this.#retries.add(retry);
     this.clock.schedule(delay, () => {
       // Made early by redeliverNow, the re-delivery is no longer this timer's to make.
-      if (this.#retries.delete(retry)) this.#attempt(event, url, secret, attempt + 1);
+      if (this.#retries.delete(retry)) this.#attempt(event, target, attempt + 1);
     });
     this.onAttempt(delivery, this.clock.now() + delay);
   }

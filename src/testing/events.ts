@@ -51,7 +51,7 @@ export class CallNotifier {
       // One event, one id: every webhook gets the same event (so receivers de-duplicate by id
       // across endpoints), and every re-delivery of it keeps that id.
       const event = this.#event(type, data);
-      for (const webhook of subscribed) this.deliverer.send(event, webhook.url, webhook.secret);
+      for (const webhook of subscribed) this.deliverer.send(event, webhook.url, webhook.secret, webhook.id);
     }
     if (previous === null) return;
     // SPEC.md: the call's callback_url hears every status change; a transfer's is notified when
@@ -71,7 +71,7 @@ export class CallNotifier {
   sendTest(webhook: StoredWebhook): string {
     const { id, url, events } = webhook;
     const event = this.#event('webhook.test', { webhook: { id, url, events } });
-    this.deliverer.send(event, url, webhook.secret);
+    this.deliverer.send(event, url, webhook.secret, id);
     return event.id;
   }
 

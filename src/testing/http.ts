@@ -58,6 +58,12 @@ export function routeOf(pathname: string): { version: ApiVersion; path: string }
   return { version: found?.[1] === 'v1' ? 'v1' : 'v2', path: found?.[2] ?? '' };
 }
 
+/** The path from `/v1` or `/v2` on (`/v2/calls`), what fault paths name; other paths as they are. */
+export function apiPathOf(pathname: string): string {
+  const { version, path } = routeOf(pathname);
+  return path === '' ? pathname : `/${version}${path}`;
+}
+
 /** The largest request body the sandbox reads: 1 MiB. SPEC.md names no size; past it the answer is 413. */
 export const MAX_BODY_BYTES = 1_048_576;
 

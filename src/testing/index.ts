@@ -5,6 +5,8 @@ export type { SandboxApiKey, SandboxClient } from './credentials.js';
 export type { Delivery, SandboxEvent } from './delivery.js';
 export { RETRY_DELAYS_MS } from './delivery.js';
 export type { DeliveryResponse, NoAnswer, NoAnswerCause } from './delivery-timeout.js';
+export type { DeprecationHeaders, DeprecationOption } from './deprecation.js';
+export type { ActiveFault, FaultHandle, FaultInit, FaultKind } from './faults.js';
 export type { MswHttp, MswMount } from './msw.js';
 export type { ListeningSandbox } from './node-server.js';
 export type { Plan, SandboxPlan } from './plans.js';

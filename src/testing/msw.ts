@@ -21,7 +21,13 @@ export function mswHandlers<Handler>(
   handle: (request: Request) => Promise<Response>,
 ): Handler[] {
   const trim = (url: string) => url.replace(/\/+$/, '');
-  const resolver = ({ request }: { request: Request }) => handle(request);
+  // A request aborted while a fault holds it (a delay, a hang) has no one left to answer: a
+  // network error, not a rejection, which msw would log as the handler's unhandled exception.
+  const resolver = ({ request }: { request: Request }) =>
+    handle(request).catch((error: unknown) => {
+      if (request.signal.aborted) return Response.error();
+      throw error;
+    });
   return [
     http.all(`${trim(mount.baseUrl)}/v2/*`, resolver),
     http.all(`${trim(mount.baseUrlV1 ?? mount.baseUrl)}/v1/*`, resolver),

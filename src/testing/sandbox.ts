@@ -10,13 +10,16 @@ import { type CorsOption, withCors } from './cors.js';
 import {
   Credentials,
   DEFAULT_API_KEY,
+  DEFAULT_CALLBACK_SECRET,
   DEFAULT_CLIENT,
   type SandboxApiKey,
   type SandboxClient,
 } from './credentials.js';
 import { Deliverer, type Delivery } from './delivery.js';
 import { withDeliveryTimeout } from './delivery-timeout.js';
+import { type DeprecationOption, withDeprecation } from './deprecation.js';
 import { CallNotifier } from './events.js';
+import { type ActiveFault, type FaultHandle, type FaultInit, Faults } from './faults.js';
 import { type MswHttp, type MswMount, mswHandlers } from './msw.js';
 import { type ListeningSandbox, listenOnLoopback } from './node-server.js';
 import { RateLimiter, type RateUsage } from './rate-limit.js';
@@ -45,6 +48,11 @@ export interface SandboxOptions {
    * as unanswered (status null) and is re-delivered on the usual schedule. Default 10 000.
    */
   deliveryTimeout?: number;
+  /**
+   * `Deprecation` and `Sunset` headers to send on every answer of a version's paths, as given, e.g.
+   * `{ v1: { deprecation: '@1703980800', sunset: 'Wed, 31 Dec 2025 23:59:59 GMT' } }`. Default none.
+   */
+  deprecation?: DeprecationOption;
 }
 
 /** An incoming call for {@link Sandbox.simulateIncomingCall}. */
@@ -74,8 +82,9 @@ export interface Sandbox {
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
   /**
    * Serves the sandbox over HTTP on 127.0.0.1 (port 0: any free port). `cors: true` answers
-   * preflights and lets pages of any origin call it (a string: that origin only), for browser
-   * code using an `accessToken`; off by default. `console: true` also serves the console, a page
+   * preflights and lets pages served from `localhost`, `127.0.0.1` or `[::1]` (any port) call it,
+   * for browser code using an `accessToken`; a string or a list names the origins allowed instead
+   * (`['https://app.example']`). A request from any other page's origin is 403. Off by default. `console: true` also serves the console, a page
    * that shows calls, deliveries and requests live and drives the sandbox, at `consoleUrl`
    * (`/_console/`); off by default.
    */
@@ -130,6 +139,23 @@ export interface Sandbox {
    * ```
    */
   rateReport(): RateUsage[];
+  /**
+   * Makes matching requests fail as `init.kind` says (over `fetch`, `mswHandlers` and `listen()`
+   * alike) until the handle's `clear()`, {@link Sandbox.clearFaults} or `init.times` hits. Faults are
+   * tried in the order injected; the first that matches hits. A lost connection is fetch's
+   * `TypeError` over `fetch` and msw, a destroyed socket over `listen()`. Throws a `SandboxError`
+   * naming the field on bad input.
+   *
+   * @example
+   * ```ts
+   * sandbox.injectFault({ method: 'POST', path: '/v2/calls', kind: 'drop_after', times: 1 });
+   * ```
+   */
+  injectFault(init: FaultInit): FaultHandle;
+  /** Removes every fault in force. */
+  clearFaults(): void;
+  /** The faults in force, in the order injected, with their hit counts: a fresh snapshot at each read. */
+  readonly faults: readonly ActiveFault[];
   /** Stops the real-time ticker. Servers from listen() are closed with their own close(). */
   close(): void;
 }
@@ -182,7 +208,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     clock,
     webhooks,
     deliverer,
-    options.callbackSecret ?? 'sandbox_callback_secret',
+    options.callbackSecret ?? DEFAULT_CALLBACK_SECRET,
     (): CallStore => calls,
   );
   const calls: CallStore = new CallStore(clock, (call, previous, firstAnswer) => {
@@ -199,7 +225,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     webhooks,
     accountNumber,
   };
-  const handle = recordedRoute(world, activity, apiKeys);
+  const faults = new Faults();
+  const handle = withDeprecation(recordedRoute(world, activity, apiKeys, faults, clock), options.deprecation);
   const detail = (callId: string) => {
     const call = calls.get(callId);
     return detailForm(call, calls.duration(call));
@@ -210,15 +237,25 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   };
   const sandboxClock: SandboxClock = { now: () => clock.now(), advance };
   const consoleWorld: ConsoleWorld = {
-    ...{ activity, calls, deliverer, webhooks, notifier, clock, advance, accountNumber },
+    ...{ activity, calls, deliverer, webhooks, notifier, clock, advance, accountNumber, faults },
     manualClock: options.clock?.mode !== 'realtime',
     simulateIncomingCall: (init) => sandbox.simulateIncomingCall(init),
     rateReport: () => world.rateLimiter.report(),
   };
 
   const sandbox: Sandbox = {
-    fetch: (input, init) =>
-      handle(input instanceof Request && init === undefined ? input : new Request(input, init)),
+    fetch: async (input, init) => {
+      const response = await handle(
+        input instanceof Request && init === undefined ? input : new Request(input, init),
+      );
+      // What fetch does when the connection is lost: an injected drop looks the same.
+      if (response.type === 'error') {
+        throw new TypeError('fetch failed', {
+          cause: new Error('The sandbox closed the connection (a fault)'),
+        });
+      }
+      return response;
+    },
     listen: async ({ port, cors, console: served = false } = {}) => {
       if (!served) return listenOnLoopback(withCors(handle, cors), port);
       const server = await listenOnLoopback(withConsole(consoleWorld, withCors(handle, cors)), port);
@@ -256,6 +293,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     missCall: (callId) => detail(calls.settleRinging(callId, 'missed').id),
     voicemailCall: (callId) => detail(calls.settleRinging(callId, 'voicemail').id),
     rateReport: consoleWorld.rateReport,
+    injectFault: (init) => faults.inject(init),
+    clearFaults: () => faults.clearAll(),
+    get faults() {
+      return faults.list();
+    },
     close: () => clock.stop(),
   };
   consoleWorlds.set(sandbox, consoleWorld);

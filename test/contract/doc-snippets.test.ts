@@ -36,6 +36,10 @@ const PREAMBLE: Record<string, string> = {
   createSandbox: `declare const createSandbox: typeof import('telephony-sdk/testing').createSandbox;`,
   sandbox: `declare const sandbox: import('telephony-sdk/testing').Sandbox;`,
   WebhookReceiver: `declare const WebhookReceiver: typeof import('telephony-sdk/webhooks').WebhookReceiver;`,
+  // Imported by the first block of a page's section (docs/sandbox.md, Test your failure handling).
+  APIConnectionError: `declare const APIConnectionError: typeof import('telephony-sdk').APIConnectionError;`,
+  APITimeoutError: `declare const APITimeoutError: typeof import('telephony-sdk').APITimeoutError;`,
+  vi: `declare const vi: typeof import('vitest').vi;`,
   // The reader's own: a webhook request with its exact bytes and the secret, for the webhook pages.
   request: `declare const request: Request;`,
   rawBody: `declare const rawBody: string | Uint8Array;`,

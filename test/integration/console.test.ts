@@ -2,7 +2,9 @@
  * The sandbox console, used as a person would: real Chromium (on PATH or CHROMIUM_PATH: see
  * scripts/lib/chromium.ts; through playwright-core) on the page served by `listen({ console: true })`,
  * and real receivers on 127.0.0.1 that fail (500, a reset connection, silence, nothing listening) and
- * then recover. Playwright's locators wait for each change; nothing sleeps.
+ * then recover; and the console as a bench for failure (faults listed, added and cleared, the
+ * requests they hit marked, receivers' reasons). Playwright's locators wait for each change; nothing
+ * sleeps.
  */
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -10,10 +12,11 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import axe from 'axe-core';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { TelephonyClient } from 'telephony-sdk';
+import { APIConnectionError, TelephonyClient } from 'telephony-sdk';
 import { createSandbox, type ListeningSandbox, type Sandbox } from 'telephony-sdk/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { requireChromium } from '../../scripts/lib/chromium.js';
+import { consoleWorldOf } from '../../src/testing/sandbox.js';
 
 let sandbox: Sandbox;
 let server: ListeningSandbox;
@@ -46,6 +49,17 @@ async function startReceiver(answers: Answer[] = [], port = 0) {
   return { url, received, answers };
 }
 
+/** A receiver on 127.0.0.1 that answers every delivery `status` with `body`. */
+async function answeringReceiver(status: number, body: string) {
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(status, { 'content-type': 'application/json' }).end(body));
+  });
+  receivers.push(receiver);
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+}
+
 /** A URL nothing listens on (a port just closed), and a way to start listening on it later. */
 async function refusingUrl() {
   const probe = createServer();
@@ -72,9 +86,9 @@ async function openConsole(viewport = { width: 1280, height: 800 }): Promise<Pag
   return page;
 }
 
-/** The row of event `eventId` to `url`. */
-const eventRow = (page: Page, eventId: string, url: string) =>
-  page.getByRole('listitem', { name: `${eventId} to ${url}`, exact: true });
+/** The row of event `eventId` to `url` for registration `webhookId`. */
+const eventRow = (page: Page, eventId: string, url: string, webhookId = 'wh_000001') =>
+  page.getByRole('listitem', { name: `${eventId} to ${url} (${webhookId})`, exact: true });
 
 async function seriousViolations(page: Page) {
   // axe-core's own source from node_modules, run inside the page: nothing is fetched.
@@ -146,11 +160,15 @@ it('shows each attempt’s answer, tells no-answer causes apart, groups attempts
     .waitFor();
   await eventRow(page, 'evt_00000003', receiver.url).filter({ hasText: 'no answer: timed out' }).waitFor();
   for (const id of ['evt_00000001', 'evt_00000002', 'evt_00000003']) {
-    await eventRow(page, id, refusing.url).filter({ hasText: 'no answer: connection refused' }).waitFor();
+    await eventRow(page, id, refusing.url, 'wh_000002')
+      .filter({ hasText: 'no answer: connection refused' })
+      .waitFor();
   }
   await page.getByText('failing now: 6').waitFor();
   await first.getByText('Attempts, body and signature').click();
-  const attempt = first.getByRole('list', { name: `Attempts of evt_00000001 to ${receiver.url}` });
+  const attempt = first.getByRole('list', {
+    name: `Attempts of evt_00000001 to ${receiver.url} (wh_000001)`,
+  });
   expect(await attempt.textContent()).toMatch(/#1 at 09:00:00: failed: 500 in \d+ ms/);
   expect(await attempt.getByLabel('Response headers of attempt 1').textContent()).toContain(
     'x-receiver: test',
@@ -163,7 +181,9 @@ it('shows each attempt’s answer, tells no-answer causes apart, groups attempts
   expect(await first.locator('pre.payload').textContent()).toBe(
     JSON.stringify(JSON.parse(sent?.body ?? ''), null, 2),
   );
-  await first.getByRole('button', { name: `Copy body of evt_00000001 to ${receiver.url}` }).click();
+  await first
+    .getByRole('button', { name: `Copy body of evt_00000001 to ${receiver.url} (wh_000001)` })
+    .click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(sent?.body);
 
   // Item 4: filters — URL, failed only, event type, call id.
@@ -189,11 +209,13 @@ it('shows each attempt’s answer, tells no-answer causes apart, groups attempts
   await expect.poll(() => page.locator('li.event:visible').count()).toBe(8);
 
   // Item 3: resend a delivered event; copy one as curl and run it; resend all failed.
-  await first.getByRole('button', { name: `Resend evt_00000001 to ${receiver.url}` }).click();
+  await first.getByRole('button', { name: `Resend evt_00000001 to ${receiver.url} (wh_000001)` }).click();
   await first.filter({ hasText: '3 attempts' }).waitFor();
   expect(await attempt.textContent()).toContain('(resent by hand)');
   const before = receiver.received.length;
-  await first.getByRole('button', { name: `Copy as curl evt_00000001 to ${receiver.url}` }).click();
+  await first
+    .getByRole('button', { name: `Copy as curl evt_00000001 to ${receiver.url} (wh_000001)` })
+    .click();
   const curl = await page.evaluate(() => navigator.clipboard.readText());
   // The receiver runs in this process: the command runs beside it, never blocking it.
   await promisify(execFile)('sh', ['-c', curl], { timeout: 5_000 });
@@ -220,7 +242,9 @@ it('keeps an expanded row open, focus on its control and the scroll position whi
   const page = await openConsole({ width: 1280, height: 600 });
   const row = eventRow(page, 'evt_00000003', receiver.url);
   await row.getByText('Attempts, body and signature').click();
-  const copyCurl = row.getByRole('button', { name: `Copy as curl evt_00000003 to ${receiver.url}` });
+  const copyCurl = row.getByRole('button', {
+    name: `Copy as curl evt_00000003 to ${receiver.url} (wh_000001)`,
+  });
   await copyCurl.focus();
   await row.evaluate((node) => node.scrollIntoView({ block: 'center' }));
   const top = (await row.boundingBox())?.y;
@@ -233,7 +257,7 @@ it('keeps an expanded row open, focus on its control and the scroll position whi
 
   expect(await row.locator('details').evaluate((node) => (node as HTMLDetailsElement).open)).toBe(true);
   expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
-    `Copy as curl evt_00000003 to ${receiver.url}`,
+    `Copy as curl evt_00000003 to ${receiver.url} (wh_000001)`,
   );
   expect(Math.abs(((await row.boundingBox())?.y ?? 0) - (top ?? 0))).toBeLessThanOrEqual(2);
 }, 60_000);
@@ -356,4 +380,128 @@ it('keeps a bounded history on the page', async () => {
   await page.locator('#requests tbody tr').nth(199).waitFor();
   await page.locator('#requests tbody tr').first().filter({ hasText: '401' }).waitFor();
   await expect.poll(() => page.locator('#requests tbody tr').count()).toBe(200);
+}, 60_000);
+
+// ——— The console as a bench for failure: faults, reasons, counts under filters, registrations ———
+
+it('lists, adds and clears faults, and marks in the requests the ones a fault hit', async () => {
+  const page = await openConsole();
+  const faults = page.getByRole('list', { name: 'Faults in force' });
+
+  await page.getByLabel('Method').selectOption('POST');
+  await page.getByLabel('Path (* for one segment)').fill('/v2/calls');
+  await page.getByLabel('Kind').selectOption('drop_after');
+  await expect.poll(() => page.getByLabel('Status answered').isVisible()).toBe(false);
+  await page.getByLabel('Times (empty: until cleared)').fill('1');
+  await page.getByRole('button', { name: 'Inject fault' }).click();
+  await faults.getByText('fault_1 POST /v2/calls drop_after, 0 hits of 1').waitFor();
+  expect(sandbox.faults).toMatchObject([{ id: 'fault_1', method: 'POST', kind: 'drop_after', times: 1 }]);
+
+  const api = new TelephonyClient({ baseUrl: server.url, ...sandbox.credentials, maxRetries: 0 });
+  await expect(api.calls.create({ to: '+14155550123' })).rejects.toBeInstanceOf(APIConnectionError);
+  // Its one hit spent, the fault is gone; the request it hit is marked, with no answer.
+  await page.getByText('None in force.').waitFor();
+  const hit = page.locator('#requests tbody tr').filter({ hasText: 'POST' }).filter({ hasText: '/v2/calls' });
+  await hit.filter({ hasText: 'fault_1 drop_after' }).waitFor();
+  expect(await hit.locator('td.status').textContent()).toBe('no answer');
+
+  // One with an option of its kind, and one from the test's own code: both listed live.
+  await page.getByLabel('Path (* for one segment)').fill('/v2/calls/*');
+  await page.getByLabel('Kind').selectOption('delay');
+  await page.getByLabel('Delay (ms of sandbox time)').fill('2500');
+  await page.getByLabel('Times (empty: until cleared)').fill('');
+  await page.getByLabel('Method').selectOption('');
+  await page.getByRole('button', { name: 'Inject fault' }).click();
+  await faults.getByText('fault_2 any /v2/calls/* delay delayMs=2500, 0 hits, until cleared').waitFor();
+  sandbox.injectFault({ path: '/v2/oauth/token', kind: 'status', status: 503 });
+  await faults.getByText('fault_3 any /v2/oauth/token status 503, 0 hits, until cleared').waitFor();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.getByRole('button', { name: 'Clear fault_2' }).click();
+  await page.getByRole('button', { name: 'Clear fault_2' }).waitFor({ state: 'detached' });
+  expect(sandbox.faults.map((fault) => fault.id)).toEqual(['fault_3']);
+  await page.getByRole('button', { name: 'Clear all faults' }).click();
+  await page.getByText('None in force.').waitFor();
+  expect(sandbox.faults).toEqual([]);
+}, 60_000);
+
+it('shows a failing receiver’s reason, escaped and bounded; failing now follows the filters; the URL filter shows whole URLs', async () => {
+  const refusing = await answeringReceiver(401, JSON.stringify({ error: 'signature_mismatch' }));
+  const shouting = await answeringReceiver(500, `<b>down</b>${'x'.repeat(300)}`);
+  const api = client();
+  await api.webhooks.create({ url: refusing, events: ['call.incoming'] });
+  await api.webhooks.create({ url: shouting, events: ['call.incoming'] });
+  sandbox.simulateIncomingCall({ from: '+15557650001' });
+  await sandbox.idle();
+  const page = await openConsole();
+
+  const refused = eventRow(page, 'evt_00000001', refusing, 'wh_000001');
+  await refused.filter({ hasText: 'failed: 401' }).filter({ hasText: '(signature_mismatch)' }).waitFor();
+  await refused.getByText('Attempts, body and signature').click();
+  await refused.getByText('Reason: signature_mismatch').waitFor();
+
+  const html = eventRow(page, 'evt_00000001', shouting, 'wh_000002');
+  await html.filter({ hasText: 'failed: 500' }).waitFor();
+  const reason = await html.locator('.event-head .why-answer').textContent();
+  expect(reason).toBe(`(<b>down</b>${'x'.repeat(189)}…)`);
+  expect(await html.locator('b').count()).toBe(0);
+
+  await page.getByText('failing now: 2').waitFor();
+  const urlFilter = page.getByLabel('URL', { exact: true });
+  await urlFilter.selectOption(refusing);
+  await page.getByText('failing now: 1').waitFor();
+  // The select is as wide as the whole URL it shows, not cut after http://127.0.0.1.
+  const fits = await urlFilter.evaluate((select: HTMLSelectElement) => {
+    const probe = document.createElement('span');
+    probe.style.font = getComputedStyle(select).font;
+    probe.textContent = select.value;
+    document.body.append(probe);
+    const width = probe.getBoundingClientRect().width;
+    probe.remove();
+    return select.getBoundingClientRect().width >= width;
+  });
+  expect(fits).toBe(true);
+}, 60_000);
+
+it('counts every attempt when the page keeps only the latest 50', async () => {
+  const url = await answeringReceiver(500, '');
+  await client().webhooks.create({ url, events: ['call.incoming'] });
+  sandbox.simulateIncomingCall({ from: '+15557650001' });
+  await sandbox.idle();
+  const { deliverer } = consoleWorldOf(sandbox);
+  for (let i = 0; i < 52; i++) {
+    deliverer.resend('evt_00000001', url);
+    await sandbox.idle();
+  }
+  const page = await openConsole();
+  const row = eventRow(page, 'evt_00000001', url, 'wh_000001');
+  await row.filter({ hasText: '53 attempts (the latest 50 shown)' }).waitFor();
+  await row.getByText('Attempts, body and signature').click();
+  const attempts = row.getByRole('list', { name: `Attempts of evt_00000001 to ${url} (wh_000001)` });
+  expect(await attempts.locator('> li').first().textContent()).toMatch(/^#4 at /);
+  expect(await attempts.locator('> li').last().textContent()).toMatch(/^#53 at /);
+}, 60_000);
+
+it('shows one row per registration when two share a URL, each with its webhook id, resent on its own', async () => {
+  const url = await answeringReceiver(500, JSON.stringify({ error: 'handler_failed' }));
+  const api = client();
+  await api.webhooks.create({ url, events: ['call.incoming'] });
+  await api.webhooks.create({ url, events: ['call.incoming'] });
+  sandbox.simulateIncomingCall({ from: '+15557650001' });
+  await sandbox.idle();
+  const page = await openConsole();
+  for (const webhookId of ['wh_000001', 'wh_000002']) {
+    const row = eventRow(page, 'evt_00000001', url, webhookId);
+    await row.filter({ hasText: 'failed: 500' }).filter({ hasText: '1 attempt,' }).waitFor();
+    expect(await row.locator('.webhook-id').textContent()).toBe(webhookId);
+  }
+  await page.getByText('failing now: 2').waitFor();
+
+  const second = eventRow(page, 'evt_00000001', url, 'wh_000002');
+  await second.getByRole('button', { name: `Resend evt_00000001 to ${url} (wh_000002)` }).click();
+  await second.filter({ hasText: '2 attempts' }).waitFor();
+  await sandbox.idle();
+  const attempts = sandbox.deliveries.map((delivery) => `${delivery.webhookId} #${delivery.attempt}`);
+  expect(attempts.sort()).toEqual(['wh_000001 #1', 'wh_000002 #1', 'wh_000002 #2']);
+  await eventRow(page, 'evt_00000001', url, 'wh_000001').filter({ hasText: '1 attempt,' }).waitFor();
 }, 60_000);

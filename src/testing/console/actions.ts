@@ -3,6 +3,7 @@ import type { Principal } from '../credentials.js';
 import { invalid, json, notFound, readJsonObject, SandboxError } from '../http.js';
 import { decodeSegment } from '../router.js';
 import { e164, enumValue, onlyFields } from '../validate.js';
+import { addFault, clearFaults } from './fault-actions.js';
 import { resend, resendFailed, webhookAction } from './webhook-actions.js';
 import type { ConsoleWorld } from './world.js';
 
@@ -70,6 +71,10 @@ export function runAction(
   if (action === 'redeliver') return resend(world, request, true);
   if (action === 'resend') return resend(world, request, false);
   if (action === 'resend-failed') return resendFailed(world, request);
+  if (action === 'faults') return addFault(world, request);
+  if (action === 'faults/clear') return clearFaults(world, request);
+  const fault = /^faults\/([^/]+)\/clear$/.exec(action);
+  if (fault) return clearFaults(world, request, decodeSegment(fault[1] ?? ''));
   // Placed as the API places it, as an administrator of the account, from its number.
   if (action === 'calls') return createCall(world.calls, request, CONSOLE_PRINCIPAL, world.accountNumber);
   const webhook = /^webhooks\/([^/]+)\/(delete|test)$/.exec(action);

@@ -21,12 +21,14 @@ const state = {
   /** Highest record seq seen: a fresh snapshot (after a reconnect) only adds what is newer. */
   lastSeq: 0,
   requests: [],
-  /** @type {Map<string, ReturnType<typeof newEvent>>} by `${eventId} ${url}`, oldest first */
+  /** @type {Map<string, ReturnType<typeof newEvent>>} by `eventKey`, oldest first */
   events: new Map(),
   /** @type {Map<string, {id: string, direction: string, from: string, to: string, status: string, transitions: {status: string, at: number}[]}>} */
   calls: new Map(),
   webhooks: [],
   stats: [],
+  /** The faults in force, each with its `summary` line. */
+  faults: [],
 };
 
 const $ = (id) => document.getElementById(id);
@@ -121,7 +123,10 @@ function trim(map, limit, dropped = () => {}) {
   }
 }
 
-// ——— Deliveries: one row per event and URL, its attempts inside ———
+// ——— Deliveries: one row per event and registration (or callback), its attempts inside ———
+
+/** Two registrations of one URL are two rows: each gets every event, and each is retried on its own. */
+const eventKey = (record) => `${record.eventId} ${record.url} ${record.webhookId ?? 'callback'}`;
 
 /** A shell-quoted word: the curl command must survive any body. */
 const quote = (text) => `'${String(text).replaceAll("'", `'\\''`)}'`;
@@ -151,6 +156,25 @@ function callIdOf(body) {
   }
 }
 
+/** How much of a receiver's reason the row shows; the attempt's details keep its first 4 KiB. */
+const REASON_CHARS = 200;
+
+/**
+ * Why a receiver refused, from its answer body: a JSON `error` or `message` (the SDK's receiver
+ * answers `{ "error": "<reason>" }`), else the body's text, bounded; '' for an empty body or a 200.
+ */
+function reasonOf(attempt) {
+  const body = attempt.response?.body ?? '';
+  if (attempt.status === 200 || body.trim() === '') return '';
+  let reason = body.trim();
+  try {
+    const parsed = JSON.parse(body);
+    const said = parsed?.error?.message ?? parsed?.error ?? parsed?.message;
+    if (typeof said === 'string' && said !== '') reason = said;
+  } catch {}
+  return reason.length > REASON_CHARS ? `${reason.slice(0, REASON_CHARS)}…` : reason;
+}
+
 function answerText(attempt) {
   if (attempt.noAnswer) return `no answer: ${NO_ANSWER[attempt.noAnswer.cause] ?? attempt.noAnswer.message}`;
   return attempt.status === 200 ? '200' : `failed: ${attempt.status}`;
@@ -164,12 +188,12 @@ function finalState(event) {
 }
 
 function newEvent(record) {
-  const key = `${record.eventId} ${record.url}`;
   const event = {
-    key,
+    key: eventKey(record),
     eventId: record.eventId,
     type: record.type,
     url: record.url,
+    webhookId: record.webhookId,
     callId: callIdOf(record.body),
     attempts: [],
     node: undefined,
@@ -180,10 +204,11 @@ function newEvent(record) {
 
 /** The row of an event, made once; `updateEvent` changes its text in place. */
 function eventNode(event) {
-  const label = `${event.eventId} to ${event.url}`;
+  const label = `${event.eventId} to ${event.url} (${event.webhookId ?? 'callback'})`;
   const parts = {
     badge: el('span', { class: 'badge' }),
     answer: el('span', { class: 'answer' }),
+    reason: el('span', { class: 'why-answer' }),
     meta: el('span', { class: 'meta' }),
     attempts: el('ol', { class: 'attempts', 'aria-label': `Attempts of ${label}` }),
     signature: el('pre', { class: 'signature' }),
@@ -206,9 +231,11 @@ function eventNode(event) {
       { class: 'event-head' },
       parts.badge,
       parts.answer,
+      parts.reason,
       el('strong', { class: 'type' }, event.type),
       el('code', {}, event.eventId),
       event.callId ? el('span', { class: 'call-id' }, event.callId) : undefined,
+      el('span', { class: 'webhook-id' }, event.webhookId ?? 'callback'),
       el('span', { class: 'url' }, event.url),
       parts.meta,
     ),
@@ -245,6 +272,7 @@ function attemptNode(attempt) {
       attempt.resent ? ' (resent by hand)' : '',
     ),
     attempt.noAnswer ? el('p', { class: 'why' }, attempt.noAnswer.message) : undefined,
+    reasonOf(attempt) ? el('p', { class: 'why-answer' }, `Reason: ${reasonOf(attempt)}`) : undefined,
     answer
       ? el('pre', { 'aria-label': `Response headers of attempt ${attempt.attempt}` }, headers.join('\n'))
       : undefined,
@@ -266,9 +294,13 @@ function updateEvent(event) {
   parts.badge.textContent = final;
   parts.badge.className = `badge ${final.replace(' ', '-')}`;
   parts.answer.textContent = answerText(latest);
+  parts.reason.textContent = reasonOf(latest) ? `(${reasonOf(latest)})` : '';
   const next = final === 'retrying' ? `, next ${time(latest.nextAttemptAt)}` : '';
-  const count = event.attempts.length;
-  parts.meta.textContent = `${count} ${count === 1 ? 'attempt' : 'attempts'}, last ${time(latest.at)}${next}`;
+  // Attempts are numbered by the sandbox: the latest's number is how many were made, even when
+  // the oldest are no longer kept (here or on the server).
+  const count = latest.attempt;
+  const kept = event.attempts.length < count ? ` (the latest ${event.attempts.length} shown)` : '';
+  parts.meta.textContent = `${count} ${count === 1 ? 'attempt' : 'attempts'}${kept}, last ${time(latest.at)}${next}`;
   event.node.classList.toggle('failed', final !== 'delivered');
   parts.signature.textContent = `Service-Signature: ${latest.signature}`;
   parts.body.textContent = pretty(latest.body);
@@ -276,7 +308,7 @@ function updateEvent(event) {
 }
 
 function addDelivery(record) {
-  const key = `${record.eventId} ${record.url}`;
+  const key = eventKey(record);
   let event = state.events.get(key);
   if (!event) {
     event = newEvent(record);
@@ -329,10 +361,11 @@ function renderDeliveries() {
   dirtyEvents.clear();
   const chosen = filters();
   const events = [...state.events.values()];
+  // "Failing now" counts the rows the filters show, like the list under it.
   let failing = 0;
   for (const event of events) {
-    if (finalState(event) !== 'delivered') failing++;
     event.node.hidden = !shown(event, chosen);
+    if (!event.node.hidden && finalState(event) !== 'delivered') failing++;
   }
   $('failing').textContent = `failing now: ${failing}`;
   $('failing').classList.toggle('failing', failing > 0);
@@ -342,7 +375,7 @@ function renderDeliveries() {
 }
 
 async function resendEvent(event) {
-  if (await act('resend', { eventId: event.eventId, url: event.url })) {
+  if (await act('resend', { eventId: event.eventId, url: event.url, webhookId: event.webhookId })) {
     notify(`Resending ${event.eventId} to ${event.url}`);
   }
 }
@@ -496,17 +529,60 @@ async function webhookAction(webhook, verb) {
   if (answer && verb === 'delete') notify(`${webhook.id} deleted`);
 }
 
+// ——— Faults ———
+
+function renderFaults() {
+  $('clear-faults').hidden = state.faults.length === 0;
+  replace(
+    $('faults'),
+    state.faults.length === 0
+      ? el('p', {}, 'None in force.')
+      : el(
+          'ul',
+          { class: 'faults-list', 'aria-label': 'Faults in force' },
+          ...state.faults.map((fault) =>
+            el(
+              'li',
+              { class: 'fault-item', 'aria-label': fault.summary },
+              el('p', {}, fault.summary),
+              button('Clear', `Clear ${fault.id}`, () => clearFault(fault.id), { id: `clear-${fault.id}` }),
+            ),
+          ),
+        ),
+  );
+}
+
+async function clearFault(id) {
+  if (await act(`faults/${encodeURIComponent(id)}/clear`)) notify(`${id} cleared`);
+}
+
+/** Shows the option of the chosen kind only (status, Retry-After or delay). */
+function syncFaultOptions() {
+  const kind = $('fault-kind').value;
+  for (const option of document.querySelectorAll('.fault-option'))
+    option.hidden = option.dataset.kind !== kind;
+}
+
 function requestRow(request) {
+  // No status: a fault dropped the connection, or the request was aborted before its answer.
+  const failed = request.status === null || request.status >= 400;
   return el(
     'tr',
-    { class: request.status >= 400 ? 'failed' : undefined },
+    { class: failed ? 'failed' : undefined },
     el('td', {}, time(request.at)),
     el('td', {}, request.method),
     el('td', { class: 'path' }, request.path),
-    el('td', { class: request.status >= 400 ? 'status' : 'status ok' }, String(request.status)),
+    el(
+      'td',
+      { class: failed ? 'status' : 'status ok' },
+      request.status === null ? 'no answer' : String(request.status),
+    ),
     el('td', {}, request.principal?.label ?? '—'),
     el('td', {}, request.principal?.plan ?? '—'),
     el('td', {}, request.rate ? `${request.rate.used} / ${request.rate.limit}` : '—'),
+    request.fault
+      ? el('td', { class: 'fault' }, `${request.fault.id} ${request.fault.kind}`)
+      : el('td', {}, '—'),
   );
 }
 
@@ -603,6 +679,7 @@ function render() {
     renderDeliveries();
     renderCalls();
     renderWebhooks();
+    renderFaults();
     renderRequests();
     renderChart();
   }, 0);
@@ -664,6 +741,29 @@ $('transfer').addEventListener('submit', async (event) => {
   if (answer) notify(`${id} is transferring to ${form.get('to')}`);
 });
 
+$('fault-kind').addEventListener('change', syncFaultOptions);
+$('fault').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const form = new FormData(event.currentTarget);
+  const kind = String(form.get('kind'));
+  const fault = { path: form.get('path'), kind };
+  if (form.get('method')) fault.method = form.get('method');
+  if (form.get('times')) fault.times = Number(form.get('times'));
+  for (const [option, forKind] of [
+    ['status', 'status'],
+    ['retryAfter', 'rate_limit'],
+    ['delayMs', 'delay'],
+  ]) {
+    if (kind === forKind && form.get(option) !== '') fault[option] = Number(form.get(option));
+  }
+  const answer = await act('faults', fault);
+  if (answer) notify(`Injected ${answer.fault.summary}`);
+});
+$('clear-faults').addEventListener('click', async () => {
+  const answer = await act('faults/clear');
+  if (answer) notify(`Cleared ${answer.cleared} ${answer.cleared === 1 ? 'fault' : 'faults'}`);
+});
+
 const source = new EventSource('events');
 source.addEventListener('open', () => {
   $('connection').textContent = 'Live';
@@ -682,6 +782,7 @@ source.addEventListener('snapshot', (message) => {
   for (const record of records) addRecord(record);
   state.webhooks = snapshot.webhooks;
   state.stats = snapshot.stats;
+  state.faults = snapshot.faults;
   setNow(snapshot.now);
   render();
 });
@@ -693,6 +794,10 @@ source.addEventListener('activity', (message) => {
 });
 source.addEventListener('stats', (message) => {
   state.stats = JSON.parse(message.data);
+  render();
+});
+source.addEventListener('faults', (message) => {
+  state.faults = JSON.parse(message.data);
   render();
 });
 source.addEventListener('webhooks', (message) => {

@@ -3,7 +3,7 @@ import { foreignHost, ownHosts } from '../own-host.js';
 import { publicRateReport } from '../rate-report.js';
 import { runAction } from './actions.js';
 import { consoleAssets } from './assets.js';
-import { type ConsoleWorld, consoleSnapshot, statsByDay, webhookList } from './world.js';
+import { type ConsoleWorld, consoleSnapshot, faultList, statsByDay, webhookList } from './world.js';
 
 /** Where the console is served: outside /v1, /v2 and their /oauth, so no API path can collide. */
 export const CONSOLE_PATH = '/_console';
@@ -31,7 +31,8 @@ const STREAM_QUEUE_BYTES = 256 * 1024;
 
 /**
  * Server-sent events: a `snapshot` first, then an `activity` per record, `stats` after each call
- * change and `webhooks` after each registration or removal. Backpressure: once a page that reads
+ * change, `webhooks` after each registration or removal and `faults` after each fault injected,
+ * hit or cleared. Backpressure: once a page that reads
  * slowly has `STREAM_QUEUE_BYTES` waiting, later records are dropped, not queued without bound,
  * and when it has caught up it gets one fresh `snapshot` (the server's bounded history) instead.
  */
@@ -53,9 +54,11 @@ function eventStream(world: ConsoleWorld): Response {
           if (record.kind === 'call') send('stats', () => statsByDay(world));
         });
         const stopWebhooks = world.webhooks.subscribe(() => send('webhooks', () => webhookList(world)));
+        const stopFaults = world.faults.subscribe(() => send('faults', () => faultList(world)));
         stop = () => {
           stopActivity();
           stopWebhooks();
+          stopFaults();
         };
       },
       pull(controller) {

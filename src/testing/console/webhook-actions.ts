@@ -1,20 +1,24 @@
 import { json, notFound, readJsonObject } from '../http.js';
-import { onlyFields, requiredString } from '../validate.js';
+import { onlyFields, optionalString, requiredString } from '../validate.js';
 import type { ConsoleWorld } from './world.js';
 
-/** `redeliver` (a waiting re-delivery, now) and `resend` (any delivery, whatever became of it). */
+/**
+ * `redeliver` (a waiting re-delivery, now) and `resend` (any delivery, whatever became of it): to
+ * registration `webhookId` when given (`null`: the callback), else to every one at `url`.
+ */
 export async function resend(world: ConsoleWorld, request: Request, waitingOnly: boolean): Promise<Response> {
   const body = await readJsonObject(request);
-  onlyFields(body, ['eventId', 'url']);
+  onlyFields(body, ['eventId', 'url', 'webhookId']);
   const eventId = requiredString(body, 'eventId');
   const url = requiredString(body, 'url');
-  if (waitingOnly && !world.deliverer.redeliverNow(eventId, url)) {
+  const webhookId = body.webhookId === null ? null : optionalString(body, 'webhookId');
+  if (waitingOnly && !world.deliverer.redeliverNow(eventId, url, webhookId)) {
     throw notFound(`No re-delivery of ${eventId} to ${url} is waiting`);
   }
-  if (!waitingOnly && !world.deliverer.resend(eventId, url)) {
+  if (!waitingOnly && !world.deliverer.resend(eventId, url, webhookId)) {
     throw notFound(`No delivery of ${eventId} to ${url} is kept`);
   }
-  return json({ redelivering: { eventId, url } }, 202);
+  return json({ redelivering: { eventId, url, ...(webhookId === undefined ? {} : { webhookId }) } }, 202);
 }
 
 export async function resendFailed(world: ConsoleWorld, request: Request): Promise<Response> {

@@ -3,6 +3,7 @@ import type { CallStore } from '../calls.js';
 import type { Scheduler } from '../clock.js';
 import type { Deliverer } from '../delivery.js';
 import type { CallNotifier } from '../events.js';
+import { describeFault, type Faults } from '../faults.js';
 import type { RateUsage } from '../rate-limit.js';
 import type { IncomingCallInit } from '../sandbox.js';
 import { computeStats } from '../stats.js';
@@ -16,6 +17,8 @@ export interface ConsoleWorld {
   webhooks: Webhooks;
   notifier: CallNotifier;
   clock: Scheduler;
+  /** The faults in force: the console lists, adds and clears them. */
+  faults: Faults;
   /** The account's number: the `from` of calls placed from the console. */
   accountNumber: string;
   /** False for a real-time clock, which the console cannot move. */
@@ -40,6 +43,11 @@ export function webhookList(world: ConsoleWorld) {
   }));
 }
 
+/** The faults in force as the page lists them, each with its one-line description. */
+export function faultList(world: ConsoleWorld) {
+  return world.faults.list().map((fault) => ({ ...fault, summary: describeFault(fault) }));
+}
+
 /** Everything a console shows when it connects; records then follow one by one. */
 export function consoleSnapshot(world: ConsoleWorld) {
   return {
@@ -48,5 +56,6 @@ export function consoleSnapshot(world: ConsoleWorld) {
     ...world.activity.recent(),
     stats: statsByDay(world),
     webhooks: webhookList(world),
+    faults: faultList(world),
   };
 }

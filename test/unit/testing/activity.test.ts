@@ -121,6 +121,7 @@ describe('the activity feed', () => {
         method: 'GET',
         path: `/v2/${i}`,
         status: 200,
+        fault: null,
         principal: null,
         rate: null,
       });
@@ -132,6 +133,7 @@ describe('the activity feed', () => {
       method: 'GET',
       path: '/v2/last',
       status: 200,
+      fault: null,
       principal: null,
       rate: null,
     });

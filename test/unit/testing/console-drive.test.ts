@@ -186,6 +186,7 @@ describe('the event stream under backpressure', () => {
         method: 'GET',
         path,
         status: 200,
+        fault: null,
         principal: null,
         rate: null,
       });
