@@ -36,10 +36,27 @@ module.exports = {
     },
     {
       name: 'webhooks-use-shared-only',
-      comment: 'telephony-sdk/webhooks pulls in neither the client nor ky nor zod (API.md, Package).',
+      comment:
+        'telephony-sdk/webhooks pulls in neither the client nor ky nor zod (API.md, Package): of src/, it imports src/shared/ only.',
       severity: 'error',
       from: { path: '^src/webhooks/' },
-      to: { path: '^src/(core|resources|testing|redis|client)|node_modules/(ky|zod)/' },
+      to: { path: '^src/|node_modules/(ky|zod)/', pathNot: '^src/(webhooks|shared)/' },
+    },
+    {
+      name: 'core-below-resources',
+      comment:
+        'Arrows one way: resources and the client use core; core never imports them, nor an entry of its own (webhooks, redis, testing).',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/(resources|webhooks|redis|testing)/|^src/(client|index)\\.ts$' },
+    },
+    {
+      name: 'resources-below-client',
+      comment:
+        'A resource describes its calls through core: it never imports the client, an entry or the redis store.',
+      severity: 'error',
+      from: { path: '^src/resources/' },
+      to: { path: '^src/redis/|^src/(client|index)\\.ts$' },
     },
     {
       name: 'nothing-imports-testing',

@@ -1,8 +1,6 @@
 import { defineConfig } from 'tsup';
-import { browserLoaders } from './scripts/lib/browser-loaders.js';
 import { inlineConsoleAssets } from './scripts/lib/console-assets.js';
 import { esmTypeStubs } from './scripts/lib/esm-types.js';
-import { lazyKy } from './scripts/lib/lazy-ky.js';
 import { minifyWhitespace } from './scripts/lib/minify.js';
 import { dropMaps, ownSourceMaps } from './scripts/lib/source-maps.js';
 
@@ -19,7 +17,7 @@ const nodeEntries = {
 /**
  * The entries of the ESM build of dist/ (package.json `exports`, `import`). Not `./testing`: the
  * sandbox ships once, as CommonJS, which `import` loads too (it is a test tool, where a few
- * milliseconds of start do not count; docs/performance.md, Package size).
+ * milliseconds of start do not count; docs/dev/performance.md, Package size).
  */
 const esmEntries = {
   ...nodeEntries,
@@ -50,7 +48,7 @@ const distFiles = (extension: string) => (path: string) =>
 const sandboxSource = (source: string) => /(^|[/\\])src[/\\]testing[/\\]/.test(source);
 
 /**
- * What every build does to its output before it ships (docs/performance.md, Package size): files
+ * What every build does to its output before it ships (docs/dev/performance.md, Package size): files
  * built from the sandbox's sources alone stay as tsup wrote them, formatted, with no map (a test
  * tool's code, readable as it is, and none of its TypeScript ships); every other file is
  * whitespace minified and maps to the SDK's own sources, by line, which the package ships in
@@ -72,7 +70,7 @@ export default defineConfig([
     sourcemap: true,
     clean: true,
     target: 'es2022',
-    esbuildPlugins: [inlineConsoleAssets, browserLoaders],
+    esbuildPlugins: [inlineConsoleAssets],
     platform: 'neutral',
     // redis and ioredis are never imported (the user passes a client in); listed so that a stray
     // import could never bundle one.
@@ -83,14 +81,16 @@ export default defineConfig([
     // The one CommonJS build, what `require` resolves to everywhere (Node included): ky, zod and
     // eventemitter3 bundled in, as in the Node build below, since ky is ESM-only (bundling it keeps
     // `require('telephony-sdk')` working on every Node 20 patch) and a `require` on Node should load
-    // a few files, not zod's graph (docs/performance.md, Cold start). Bundlers that match `module`
+    // a few files, not zod's graph (docs/dev/performance.md, Cold start). Bundlers that match `module`
     // (listed first under `require`) take dist/*.js and share the app's copies instead. The sandbox's
     // bin too: it shares the testing entry's chunks instead of bundling the sandbox a second time
     // (its source's `#!` line stays at the top of dist/cli.cjs).
     entry: { ...publicEntries, ...webhookParts, cli: 'src/testing/cli.ts' },
     format: ['cjs'],
-    // Declarations for the entries, not for the bin.
-    dts: { entry: { ...publicEntries, ...webhookParts } },
+    // Declarations for the entries, not for the bin. `stripInternal`: what is marked `@internal` (the
+    // hand-over of the fleet share to the client) stays out of the public types, and with it the
+    // internal classes its signature names.
+    dts: { entry: { ...publicEntries, ...webhookParts }, compilerOptions: { stripInternal: true } },
     // Without splitting, each CJS entry gets its own copy of TelephonyError and
     // `instanceof` breaks across entries.
     splitting: true,
@@ -100,8 +100,7 @@ export default defineConfig([
     keepNames: true,
     sourcemap: true,
     target: 'es2022',
-    // ky is evaluated at the first request, not when the package is loaded (scripts/lib/lazy-ky.ts).
-    esbuildPlugins: [inlineConsoleAssets, lazyKy],
+    esbuildPlugins: [inlineConsoleAssets],
     platform: 'neutral',
     noExternal: ['ky', 'zod', 'eventemitter3'],
     external: ['msw', 'redis', 'ioredis', /^node:/],
@@ -113,7 +112,7 @@ export default defineConfig([
   {
     // The Node build of `import` (package.json's `node` condition, dist/node/): ky, zod and
     // eventemitter3 bundled in, so a Node process loads a few files instead of zod's graph of ~100
-    // modules (docs/performance.md, Cold start). Bundlers, browsers and workers keep the ESM build
+    // modules (docs/dev/performance.md, Cold start). Bundlers, browsers and workers keep the ESM build
     // above, whose dependencies stay external and are shared with the app's own copies. `require`
     // needs no build of its own for Node: the CJS build above already bundles them.
     entry: nodeEntries,
@@ -123,8 +122,7 @@ export default defineConfig([
     splitting: true,
     sourcemap: true,
     target: 'node20',
-    // ky is evaluated at the first request, not when the package is loaded (scripts/lib/lazy-ky.ts).
-    esbuildPlugins: [inlineConsoleAssets, lazyKy],
+    esbuildPlugins: [inlineConsoleAssets],
     platform: 'node',
     noExternal: ['ky', 'zod', 'eventemitter3'],
     external: ['msw', 'redis', 'ioredis', /^node:/],

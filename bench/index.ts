@@ -2,19 +2,22 @@
  * `npm run bench` (builds first): every row of issue 5's table, contenders side by side in one
  * process, rounds with rotated order, medians and ratios. `npm run bench -- <row> …` runs some
  * rows only (throughput, cpu, validation, webhooks, heap, token, signal,
- * fleet, fleet-faults, pacing-cost, coldstart, hostile). Results are also saved as
+ * fleet, fleet-faults, pacing-cost, coldstart, hostile, coverage, call-life, receiver). Results are also saved as
  * JSON under bench/results/ (gitignored).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { printRow, type RowResult } from './report.js';
+import { callLifeRows } from './rows/call-life.js';
 import { coldStartRows } from './rows/coldstart.js';
+import { coverageRow } from './rows/coverage.js';
 import { cpuRow } from './rows/cpu.js';
 import { fleetRows } from './rows/fleet.js';
 import { fleetFaultRows } from './rows/fleet-faults.js';
 import { heapRow } from './rows/heap.js';
 import { hostileRow } from './rows/hostile.js';
 import { pacingCostRow } from './rows/pacing-cost.js';
+import { receiverRows } from './rows/receiver.js';
 import { signalHeapRow } from './rows/signal-heap.js';
 import { throughputRows } from './rows/throughput.js';
 import { tokenRow } from './rows/token.js';
@@ -37,6 +40,9 @@ const rows: Record<string, () => Promise<RowResult[]>> = {
   'pacing-cost': async () => [await pacingCostRow(await loadSdk(), await loadSdkRedis())],
   coldstart: coldStartRows,
   hostile: async () => [await hostileRow()],
+  coverage: async () => [coverageRow()],
+  'call-life': callLifeRows,
+  receiver: receiverRows,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => arg in rows);

@@ -1,7 +1,7 @@
 /**
  * Runtime matrix (`npm run test:runtimes`, builds first): the same smoke script — token, one call
  * of each resource, pagination, errors, webhook verification — run with the built package on
- * Node 20 (this machine), Node 22, Node 24, Bun, Deno, headless Chromium, Cloudflare's workerd and
+ * Node 20 (this machine), Node 22, Node 24, Node 26, Bun, Deno, headless Chromium, Cloudflare's workerd and
  * Vercel's Edge Runtime (the last two inside a Worker, and serving examples/worker.ts against the
  * sandbox CLI: runtimes/worker-legs.ts). Node, Bun and Deno come from the npm registry through npx;
  * workerd and edge-runtime are pinned devDependencies. `npm run test:runtimes -- workerd edge` runs
@@ -40,6 +40,8 @@ const legs: Record<string, Leg> = {
   node20: cliLeg(process.execPath, []),
   node22: cliLeg('npx', ['-y', 'node@22']),
   node24: cliLeg('npx', ['-y', 'node@24']),
+  // Current since April 2026: its undici has changed proxies and timeouts under other SDKs.
+  node26: cliLeg('npx', ['-y', 'node@26']),
   bun: cliLeg('npx', ['-y', 'bun@1']),
   deno: cliLeg('npx', ['-y', 'deno@2', 'run', '-A']),
   chromium: (config) => runInBrowser(config, smokeShared),

@@ -1,9 +1,10 @@
 import { ClientEmitter, type ClientEvents, type ClientListener } from './core/events.js';
 import { type ClientOptions, resolveOptions } from './core/options.js';
+import type { APIPromise } from './core/response/api-promise.js';
 import { traceMethods } from './core/tracing/trace-methods.js';
 import { HttpTransport } from './core/transport/http.js';
 import type { RequestOptions, RequestSpec, Transport } from './core/types.js';
-import { Calls, Stats, Users, Webhooks } from './resources/index.js';
+import { Calls, LegacyCalls, Stats, Users, Webhooks } from './resources/index.js';
 
 /**
  * Client of the telephony service. Credentials stay in private fields: they never appear in
@@ -28,6 +29,8 @@ export class TelephonyClient {
   readonly webhooks: Webhooks;
   /** v1 users (API key). */
   readonly users: Users;
+  /** v1 calls list, in SPEC.md's short form (API key). */
+  readonly legacyCalls: LegacyCalls;
 
   /**
    * @throws {ValidationError} when an option is invalid (a non-http(s) base URL, `clientId` without
@@ -53,14 +56,15 @@ export class TelephonyClient {
   constructor(options: ClientOptions = {}) {
     const resolved = resolveOptions(options);
     this.#transport = new HttpTransport(resolved, this.#events);
-    this.calls = new Calls(this.#transport);
+    this.calls = new Calls(this.#transport, resolved.clock);
     this.stats = new Stats(this.#transport);
     this.webhooks = new Webhooks(this.#transport);
     this.users = new Users(this.#transport);
+    this.legacyCalls = new LegacyCalls(this.#transport);
     const { tracer } = resolved;
     if (tracer !== undefined) {
       // Each method a traced operation, named as called: `calls.create`, `request`.
-      for (const name of ['calls', 'stats', 'webhooks', 'users'] as const)
+      for (const name of ['calls', 'stats', 'webhooks', 'users', 'legacyCalls'] as const)
         traceMethods(this[name], this.#transport, tracer, `${name}.`);
       traceMethods(this, this.#transport, tracer, '', ['request']);
     }
@@ -97,7 +101,7 @@ export class TelephonyClient {
    * Escape hatch: any `/v2/` or `/v1/` path with the same auth, retries, errors and events as the
    * resource methods. Resolves to the parsed JSON body (the whole envelope, not unwrapped).
    */
-  request(spec: RequestSpec, options?: RequestOptions): Promise<unknown> {
+  request(spec: RequestSpec, options?: RequestOptions): APIPromise<unknown> {
     // `this.transport`: a traced `request` runs on a view whose transport is bound to its span.
     return this.transport.send(spec, options);
   }

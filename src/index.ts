@@ -23,17 +23,24 @@ export {
 export type {
   ClientEvents,
   ClientListener,
+  DeprecatedWarning,
+  RateLimitAbovePlanWarning,
   RequestEvent,
   ResponseEvent,
   RetryEvent,
   SharedStateErrorEvent,
   ThrottleEvent,
   TokenEvent,
+  V1DeprecatedWarning,
   WarningEvent,
 } from './core/events.js';
+export type { Logger, LogLevel } from './core/logs/level.js';
 export type { ClientOptions } from './core/options.js';
 export type { RateLimit } from './core/pacing/plans.js';
 export type { RateBudget, Reservation, SharedState, SharedToken } from './core/pacing/shared-state.js';
+export { WaitTimeoutError } from './core/poll.js';
+export { APIPromise, type WithResponse } from './core/response/api-promise.js';
+export type { Middleware, MiddlewareContext } from './core/transport/middleware.js';
 export type {
   HttpMethod,
   QueryValue,
@@ -43,5 +50,6 @@ export type {
   Transport,
 } from './core/types.js';
 export * from './resources/index.js';
+export { FINAL_CALL_STATUSES } from './shared/call-status.js';
 export type * from './shared/tracer.js';
 export * from './webhooks/index.js';

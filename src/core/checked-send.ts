@@ -1,3 +1,4 @@
+import { type APIPromise, mapAnswer } from './response/api-promise.js';
 import type { RawRequest, RequestOptions, Transport } from './types.js';
 
 /**
@@ -9,7 +10,7 @@ export interface CheckingTransport extends Transport {
     request: RawRequest,
     options: RequestOptions | undefined,
     check: (body: unknown) => R,
-  ): Promise<R>;
+  ): APIPromise<R>;
 }
 
 /**
@@ -21,8 +22,8 @@ export function sendChecked<R>(
   request: RawRequest,
   options: RequestOptions | undefined,
   check: (body: unknown) => R,
-): Promise<R> {
+): APIPromise<R> {
   return 'sendChecked' in transport
     ? (transport as CheckingTransport).sendChecked(request, options, check)
-    : transport.send(request, options).then(check);
+    : mapAnswer(transport.send(request, options).withResponse(), check);
 }

@@ -1,5 +1,6 @@
 import type { CallOutcome } from '../shared/telephony-error.js';
 import { TelephonyError } from '../shared/telephony-error.js';
+import { ValidationError, type ValidationIssue } from '../shared/validation-error.js';
 
 export type { AttemptRecord, CallOutcome } from '../shared/telephony-error.js';
 export { TelephonyError };
@@ -125,29 +126,8 @@ export class APIUserAbortError extends TelephonyError {
   override readonly name: string = 'APIUserAbortError';
 }
 
-/** One problem found in a value: where, and what is wrong. */
-export interface ValidationIssue {
-  /** Dotted path of the offending field (`to`, `from.number`, `events.0`), `''` for the whole value. */
-  path: string;
-  /** What is wrong with it (`must be an e-mail address`, `missing or wrong type`). */
-  message: string;
-}
-
-/**
- * Bad input caught before any request was sent (params that break SPEC.md's types, enums, ranges or
- * required fields; unknown keys), or a client misconfiguration (thrown by the constructor). Resource
- * methods reject with it; they never throw synchronously.
- */
-export class ValidationError extends TelephonyError {
-  override readonly name: string = 'ValidationError';
-  /** Every problem found, each with the dotted `path` of the field and a `message`. */
-  declare readonly issues: ValidationIssue[];
-
-  constructor(message: string, issues: ValidationIssue[]) {
-    super(message);
-    this.issues = issues;
-  }
-}
+// In shared/ so that telephony-sdk/webhooks refuses bad arguments with the same class.
+export { ValidationError, type ValidationIssue } from '../shared/validation-error.js';
 
 /**
  * A {@link ValidationError} with one issue, the one way the SDK words a single refusal:

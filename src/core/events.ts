@@ -57,9 +57,8 @@ export interface SharedStateErrorEvent {
   error: Error;
 }
 
-/** Payload of `'warning'`: the client is set up in a way the service's answers contradict (said once). */
-export interface WarningEvent {
-  /** `'rate_limit_above_plan'`: a 429 named a plan smaller than the client's `rateLimit`. */
+/** `'warning'` `rate_limit_above_plan`: a 429 named a plan smaller than the client's `rateLimit` (said once). */
+export interface RateLimitAbovePlanWarning {
   code: 'rate_limit_above_plan';
   /** What is wrong and what to change. */
   message: string;
@@ -68,6 +67,39 @@ export interface WarningEvent {
   /** Requests per minute the 429 said the service enforces. */
   planLimit: number;
 }
+
+/** `'warning'` `v1_deprecated`: the client's first v1 call (SPEC.md, Versioning: v1 is deprecated); said once per client. */
+export interface V1DeprecatedWarning {
+  code: 'v1_deprecated';
+  /** The call that met it (as in its other events, logs and error). */
+  requestId: string;
+  /** What is deprecated, since when, and what it means. */
+  message: string;
+  /** v1's deprecation date, `'2023-12-31'`. */
+  deprecatedOn: string;
+}
+
+/**
+ * `'warning'` `deprecated`: an answer carried a `Deprecation` (RFC 9745) or `Sunset` (RFC 8594) header;
+ * said once per method and path.
+ */
+export interface DeprecatedWarning {
+  code: 'deprecated';
+  /** The call that met it (as in its other events, logs and error). */
+  requestId: string;
+  /** The operation, and what the headers said. */
+  message: string;
+  method: HttpMethod;
+  /** The path the answer was for, without a query string. */
+  path: string;
+  /** When the service deprecated it (or will), ISO 8601; `undefined` when the header gave no date. */
+  deprecation: string | undefined;
+  /** When the service will stop answering it, ISO 8601; `undefined` without a readable `Sunset`. */
+  sunset: string | undefined;
+}
+
+/** Payload of `'warning'`: something the user should change, said once (see each `code`). */
+export type WarningEvent = RateLimitAbovePlanWarning | V1DeprecatedWarning | DeprecatedWarning;
 
 /**
  * Events of {@link TelephonyClient} (name → listener arguments). Listeners run
@@ -92,7 +124,10 @@ export interface ClientEvents {
   throttle: [ThrottleEvent];
   /** The `sharedState` failed; the call went on with the client's own state. */
   shared_state_error: [SharedStateErrorEvent];
-  /** A 429 showed the plan is smaller than `rateLimit` (once per client). */
+  /**
+   * Something to change, said once: a 429 showed the plan is smaller than `rateLimit`, the first v1 call
+   * (v1 is deprecated), or an answer marked deprecated by the service (`Deprecation`, `Sunset`).
+   */
   warning: [WarningEvent];
 }
 
@@ -133,7 +168,14 @@ export class ClientEmitter {
     this.#emitter.off(name, shielded, listener);
   }
 
+  /**
+   * Where every `'warning'` is also written (the client's log, at warn): kept apart from the listeners,
+   * so `off('warning')` cannot silence the log.
+   */
+  onWarning: ((warning: WarningEvent) => void) | undefined;
+
   emit<Name extends keyof ClientEvents>(name: Name, payload: ClientEvents[Name][0]): void {
+    if (name === 'warning') this.onWarning?.(payload as WarningEvent);
     this.#emitter.emit(name, payload);
   }
 }

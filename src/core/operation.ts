@@ -1,7 +1,9 @@
 import type * as z from 'zod/mini';
 import { sendChecked } from './checked-send.js';
+import { paramNames, refuseNamed } from './request/extra.js';
 import { operationName } from './request/method.js';
 import { validateParams } from './request/params.js';
+import { APIPromise } from './response/api-promise.js';
 import { unwrapSuccess } from './response/envelope.js';
 import { parseResponse } from './response/guard.js';
 import type { HttpMethod, QueryValue, RequestOptions, Transport } from './types.js';
@@ -25,28 +27,36 @@ export interface OperationSpec<Data extends AnySchema, Result> {
 }
 
 /**
- * Validates params (a `ValidationError` rejects and nothing is sent), sends, unwraps the envelope
+ * Describes the call, validates params (a `ValidationError` rejects and nothing is sent), sends, unwraps the envelope
  * and checks `data` (a `ResponseValidationError` names the field and the operation).
  */
-export async function runOperation<Data extends AnySchema, Result>(
+export function runOperation<Data extends AnySchema, Result>(
   transport: Transport,
-  spec: OperationSpec<Data, Result>,
+  describe: () => OperationSpec<Data, Result>,
   options?: RequestOptions,
-): Promise<Result> {
-  const operation = operationName(spec);
-  const query = spec.query && validateParams(spec.query.schema, spec.query.value, operation);
-  const body = spec.body && validateParams(spec.body.schema, spec.body.value, operation);
-  // Checked within the call: a `data` that fails the schema is that call's error (its attempts and id).
-  return sendChecked(
-    transport,
-    {
-      method: spec.method,
-      path: spec.path,
-      query: query as Record<string, QueryValue> | undefined,
-      body,
-      ifGone: spec.ifGone && { status: 'success', data: spec.ifGone },
-    },
-    options,
-    (answer) => spec.result(parseResponse(spec.data, unwrapSuccess(answer, operation).data, operation)),
-  );
+): APIPromise<Result> {
+  const answer = async () => {
+    // Described here, in the promise: a refused id (the `path` tag) rejects it, never throws.
+    const spec = describe();
+    const operation = operationName(spec);
+    const query = spec.query && validateParams(spec.query.schema, spec.query.value, operation);
+    const body = spec.body && validateParams(spec.body.schema, spec.body.value, operation);
+    // A typed parameter sent as an extra would skip its check: refused even when the call left it out.
+    if (spec.query) refuseNamed(options?.extraQuery, paramNames(spec.query.schema), 'extraQuery', operation);
+    if (spec.body) refuseNamed(options?.extraBody, paramNames(spec.body.schema), 'extraBody', operation);
+    // Checked within the call: a `data` that fails the schema is that call's error (its attempts and id).
+    return sendChecked(
+      transport,
+      {
+        method: spec.method,
+        path: spec.path,
+        query: query as Record<string, QueryValue> | undefined,
+        body,
+        ifGone: spec.ifGone && { status: 'success', data: spec.ifGone },
+      },
+      options,
+      (sent) => spec.result(parseResponse(spec.data, unwrapSuccess(sent, operation).data, operation)),
+    ).withResponse();
+  };
+  return new APIPromise(answer());
 }

@@ -2,9 +2,11 @@ import type { Tracer } from '../shared/tracer.js';
 import { BEARER_RULE, isHeaderSafe } from './auth/credentials.js';
 import { type Clock, systemClock } from './clock.js';
 import { invalid, ValidationError } from './errors.js';
+import { isLogLevel, LOG_LEVELS, type Logger, type LogLevel } from './logs/level.js';
 import { budgetOf, PLANS, type RateLimit } from './pacing/plans.js';
 import type { RateBudget, SharedState } from './pacing/shared-state.js';
 import { mergeHeaders } from './request/headers.js';
+import type { Middleware } from './transport/middleware.js';
 import type { RequestOptions } from './types.js';
 import { clip } from './zod-issues.js';
 
@@ -86,6 +88,28 @@ export interface ClientOptions {
   tracer?: Tracer | undefined;
   /** Time source for backoff waits, pacing and token expiry (tests inject a fake). */
   clock?: Clock | undefined;
+  /**
+   * Where log lines go: any `{ debug, info, warn, error }` (`console`, pino, winston). Default `console`.
+   * No line holds a credential (docs/debugging.md).
+   */
+  logger?: Logger | undefined;
+  /**
+   * `'off'`, `'error'`, `'warn'` (default: the warnings), `'info'` (a line per call) or `'debug'` (a line
+   * per attempt). Default: the `TELEPHONY_LOG` environment variable where there is one, else `'warn'`.
+   */
+  logLevel?: LogLevel | undefined;
+  /**
+   * Functions around every attempt, in order, after the credential is set and before `fetch`:
+   * `(request, next, { operation, attempt, requestId }) => Promise<Response>`. `next` may be called once
+   * per attempt. See {@link Middleware}.
+   */
+  middleware?: readonly Middleware[] | undefined;
+  /**
+   * Milliseconds for the whole call: every attempt, every wait and the wait for a token. Past it, or
+   * when a wait would pass it, the call rejects with `APITimeoutError`. Default: none. Per call:
+   * `RequestOptions.totalTimeout`.
+   */
+  totalTimeout?: number | undefined;
 }
 
 export const DEFAULTS = {
@@ -191,6 +215,10 @@ const LIMITS = {
   },
   maxRetryAfter: checkAmount,
   maxResponseBytes: checkCount,
+  totalTimeout: (value, option) => {
+    checkAmount(value, option);
+    if (value === 0 || (value as number) > 2 ** 31 - 1) fail(option, 'must be between 1 and 2147483647 ms');
+  },
 } satisfies Record<string, Check>;
 
 const anything: Check = () => {};
@@ -249,6 +277,21 @@ const CLIENT_OPTIONS: Record<keyof ClientOptions, Check> = {
     if (typeof (tracer as { startSpan?: unknown } | null)?.startSpan !== 'function')
       fail(option, 'must be an OpenTelemetry Tracer');
   },
+  logger: (logger, option) => {
+    const methods = logger as Partial<Record<keyof Logger, unknown>> | null;
+    if (
+      !isObject(methods) ||
+      !(['debug', 'info', 'warn', 'error'] as const).every((m) => typeof methods[m] === 'function')
+    )
+      fail(option, 'must have debug, info, warn and error methods (console, pino, winston)');
+  },
+  logLevel: (level, option) => {
+    if (!isLogLevel(level)) fail(option, `must be one of ${LOG_LEVELS.join(', ')}`);
+  },
+  middleware: (chain, option) => {
+    if (!Array.isArray(chain) || !chain.every((m) => typeof m === 'function'))
+      fail(option, 'must be an array of functions (request, next, context) => Promise<Response>');
+  },
 };
 const REQUEST_OPTIONS: Record<keyof RequestOptions, Check> = {
   signal: (signal, option) => {
@@ -256,6 +299,9 @@ const REQUEST_OPTIONS: Record<keyof RequestOptions, Check> = {
   },
   ...LIMITS,
   headers: validateHeaders,
+  // Their keys and values are checked where they are merged, against the call's typed params.
+  extraQuery: anything,
+  extraBody: anything,
 };
 
 // With a sharedState, never a constant nor a credential's fingerprint: either would merge or split
@@ -334,6 +380,10 @@ export interface ResolvedOptions {
   account: string;
   tracer: Tracer | undefined;
   clock: Clock;
+  logger: Logger | undefined;
+  logLevel: LogLevel | undefined;
+  middleware: readonly Middleware[];
+  totalTimeout: number | undefined;
 }
 
 /** Checks `options` (a {@link ValidationError} naming the option) and resolves them once. */
@@ -370,5 +420,10 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     account: options.account ?? options.clientId ?? 'local',
     tracer: options.tracer,
     clock: options.clock ?? systemClock,
+    logger: options.logger,
+    logLevel: options.logLevel,
+    // A copy: a chain changed after construction would change calls in flight.
+    middleware: [...(options.middleware ?? [])],
+    totalTimeout: options.totalTimeout,
   };
 }

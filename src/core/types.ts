@@ -1,3 +1,5 @@
+import type { APIPromise } from './response/api-promise.js';
+
 /**
  * The seam between the HTTP core and the resources: resources describe a request, the
  * transport performs it with auth, retries, errors and events.
@@ -26,6 +28,23 @@ export interface RequestOptions {
   maxResponseBytes?: number | undefined;
   /** Extra request headers. They cannot replace `Authorization`. */
   headers?: Record<string, string> | undefined;
+  /**
+   * Milliseconds for the whole call: every attempt, every wait and the wait for a token; past it, or
+   * when a wait would pass it, the call rejects with `APITimeoutError`. Defaults to the client's
+   * `totalTimeout` (none).
+   */
+  totalTimeout?: number | undefined;
+  /**
+   * Query parameters this SDK version does not know yet, added after the typed params are checked. A key
+   * the typed params name is a `ValidationError`.
+   */
+  extraQuery?: Record<string, QueryValue> | undefined;
+  /**
+   * Body fields this SDK version does not know yet, added to the JSON body after the typed params are
+   * checked. A key the typed params name is a `ValidationError`, and so is `extraBody` for a call with no
+   * JSON body.
+   */
+  extraBody?: Record<string, unknown> | undefined;
 }
 
 /** A query-string value: `undefined` and `null` are left out, a `Date` is sent as ISO 8601. */
@@ -74,7 +93,7 @@ export interface Transport {
    * Performs the request and resolves to the parsed JSON body of the 2xx answer (`undefined`
    * when the body is empty). Each attempt's `timeout` covers reading the body too. Rejects with a `TelephonyError` subclass, never anything else.
    */
-  send(request: RawRequest, options?: RequestOptions): Promise<unknown>;
+  send(request: RawRequest, options?: RequestOptions): APIPromise<unknown>;
   /**
    * Same auth, retries, errors and events as `send`, but resolves to the raw 2xx `Response`
    * with its body unread, for answers the caller reads itself (a recording's stream). `timeout`
@@ -84,3 +103,10 @@ export interface Transport {
    */
   download(request: RawRequest, options?: RequestOptions): Promise<Response>;
 }
+
+/**
+ * A resource's copy of itself whose requests go through another transport: a traced method runs on
+ * one bound to its traced call (tracing/trace-methods.ts). A copy, not a view made with
+ * `Object.create`: a method that reads the resource's `#private` members needs a real instance.
+ */
+export const withTransport: unique symbol = Symbol('withTransport');

@@ -1,45 +1,55 @@
-import type { DedupStore } from '../webhooks/dedup.js';
+import type { BeginAnswer, DedupStoreWithBegin } from '../webhooks/dedup.js';
 import { type RedisConnection, sendOver } from './connection.js';
 import { checkPrefix, DEFAULT_PREFIX } from './keys.js';
-import { LOCK, UNLOCK } from './scripts.js';
+import { LOCK, UNCLAIM, UNLOCK } from './scripts.js';
 import type { RedisStoreOptions } from './state.js';
+
+/** The value of an event's key once it was processed; while it is claimed, the key holds the claim's token. */
+const DONE = 'done';
 
 /**
  * A webhook {@link DedupStore} in Redis, shared by every receiver instance that uses the same server
- * and prefix: `<prefix>webhook:<event id>:done` remembers a processed event for its TTL, and
- * `<prefix>webhook:<event id>:claim` holds the token of the one delivery processing the event. Keys and
+ * and prefix. One key per event, `<prefix>webhook:<event id>:event`: it holds the token of the one
+ * delivery processing the event (for the claim's lease), then `done` (for `dedupTtl`). Keys and
  * values hold no secret.
  *
- * A claim is taken, or renewed by its own token, in one script (free or already this token's: set
- * with the lease); a release deletes it only if the token still holds it, in one script. `add` leaves
- * the claim to lapse with its lease: the two keys may live on different Redis Cluster nodes, so no
- * script can check both, and the claim left in place is what refuses a delivery that read `has` just
- * before the id was remembered. A call without a token (a wrapper written before tokens) claims as
- * `SET … NX` did and releases as `DEL` did.
+ * A delivery costs two commands, each one round trip: `begin` is `SET … NX PX … GET` (takes the claim
+ * unless the key exists, and says what it held: `done`, or another delivery's token), and `add` is
+ * `SET … done EX …`, which ends the claim in the same write. One key per event, so no script spans
+ * two Redis Cluster nodes. A renewal (`claim`, for a handler that outlives a third of its lease) and a
+ * release after a failure are scripts that touch the key only while it holds the token. A call
+ * without a token (a wrapper written before tokens) claims as `SET … NX` did, and releases any claim
+ * but never `done`.
  *
  * @param client a connected node-redis (`createClient`, `createCluster`) or ioredis (`Redis`,
  *   `Cluster`) client; the caller keeps it and closes it.
  */
-export function redisDedupStore(client: RedisConnection, options: RedisStoreOptions = {}): DedupStore {
+export function redisDedupStore(
+  client: RedisConnection,
+  options: RedisStoreOptions = {},
+): DedupStoreWithBegin {
   const send = sendOver(client);
   const prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
-  const key = (id: string, kind: 'done' | 'claim') => `${prefix}webhook:${id}:${kind}`;
+  const key = (id: string) => `${prefix}webhook:${id}:event`;
+  // PX takes whole milliseconds, at least 1; EX whole seconds, at least 1.
+  const ms = (seconds: number) => String(Math.max(1, Math.ceil(seconds * 1000)));
   return {
     async has(id) {
-      return Number(await send(['EXISTS', key(id, 'done')], key(id, 'done'))) === 1;
+      return (await send(['GET', key(id)], key(id))) === DONE;
     },
     async add(id, ttlSeconds) {
-      // EX takes whole seconds, at least 1.
-      const seconds = String(Math.max(1, Math.ceil(ttlSeconds)));
-      await send(['SET', key(id, 'done'), '1', 'EX', seconds], key(id, 'done'));
+      await send(['SET', key(id), DONE, 'EX', String(Math.max(1, Math.ceil(ttlSeconds)))], key(id));
+    },
+    async begin(id, leaseSeconds, token): Promise<BeginAnswer> {
+      const held = await send(['SET', key(id), token, 'NX', 'PX', ms(leaseSeconds), 'GET'], key(id));
+      if (held === null || held === undefined) return 'claimed';
+      return held === DONE ? 'done' : 'held';
     },
     async claim(id, leaseSeconds, token = crypto.randomUUID()) {
-      const lease = String(Math.max(1, Math.ceil(leaseSeconds * 1000)));
-      return Number(await LOCK.run(send, [key(id, 'claim')], [token, lease])) === 1;
+      return Number(await LOCK.run(send, [key(id)], [token, ms(leaseSeconds)])) === 1;
     },
     async release(id, token) {
-      const claim = key(id, 'claim');
-      await (token === undefined ? send(['DEL', claim], claim) : UNLOCK.run(send, [claim], [token]));
+      await (token === undefined ? UNCLAIM.run(send, [key(id)], []) : UNLOCK.run(send, [key(id)], [token]));
     },
   };
 }

@@ -130,6 +130,14 @@ const UNLOCK_SOURCE = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call(
 export const UNLOCK = new LuaScript(UNLOCK_SOURCE);
 
 /**
+ * KEYS: a webhook event's key (redisDedupStore). Frees whatever claim it holds, never `done`: a
+ * release without a token, as `DEL` of the claim key was before events had one key.
+ */
+export const UNCLAIM = new LuaScript(
+  `if redis.call('GET', KEYS[1]) ~= 'done' then redis.call('DEL', KEYS[1]) end`,
+);
+
+/**
  * KEYS: lock, token. ARGV: holder, JSON value, ms until it expires (<= 0: already expired, dropped).
  * Stores the token and frees the lock if the holder still has it.
  */

@@ -1,60 +1,126 @@
 import * as z from 'zod/mini';
-import { ValidationError } from '../core/errors.js';
+import { type Clock, systemClock } from '../core/clock.js';
+import { TelephonyError, ValidationError } from '../core/errors.js';
 import { runOperation } from '../core/operation.js';
+import { pollUntil } from '../core/poll.js';
+import { validateParams } from '../core/request/params.js';
 import { path } from '../core/request/path.js';
+import { APIPromise, type WithResponse } from '../core/response/api-promise.js';
 import { listPages, type PagePromise } from '../core/response/page.js';
 import { type OffsetPagination, offsetPages } from '../core/response/pagination.js';
-import type { RequestOptions } from '../core/types.js';
+import { type RequestOptions, type Transport, withTransport } from '../core/types.js';
+import { quote } from '../core/zod-issues.js';
+import type { CallStatus } from '../shared/call-status.js';
+import type { WebhookReceiver } from '../webhooks/receiver.js';
 import {
   type Call,
   type CallDetail,
   CallDetailSchema,
   CallSchema,
+  CreateCallOptionsSchema,
   type CreateCallParams,
   CreateCallParamsSchema,
   type CreatedCall,
   CreatedCallSchema,
   type EndedCall,
   EndedCallSchema,
-  type FullCall,
+  FindByKeySchema,
+  IDEMPOTENCY_FIELD,
+  keyedCreateCallSchema,
   type ListRecentCallsParams,
   ListRecentCallsParamsSchema,
-  type ShortCall,
-  ShortCallSchema,
   type TransferCallParams,
   TransferCallParamsSchema,
   type TransferredCall,
   TransferredCallSchema,
+  WaitForCallSchema,
 } from './calls-schemas.js';
 import { APIResource } from './resource.js';
 
-/**
- * SPEC.md's short list form gives `from` and `to` as plain number strings: they are read as parties
- * (`{ number }`), so `call.from.number` holds for every list answer. True for a call in that form,
- * which is then checked as a {@link ShortCall}; any other call is checked as a {@link FullCall}.
- */
-function shortForm(call: unknown): boolean {
-  const fields = call as Record<string, unknown> | null;
-  // Both ends spelled out, not a loop over ['from', 'to']: this runs for each call of every page.
-  let short = false;
-  if (typeof fields?.from === 'string') {
-    fields.from = { number: fields.from };
-    short = true;
-  }
-  if (typeof fields?.to === 'string') {
-    fields.to = { number: fields.to };
-    short = true;
-  }
-  return short;
+/** What `calls.waitFor` waits for: a status, any of several statuses, or a test on the call's detail. */
+export type CallCondition = CallStatus | readonly CallStatus[] | ((call: CallDetail) => boolean);
+
+/** Options of `calls.waitFor`. */
+export interface WaitForCallOptions {
+  /** Stops the wait (and a read in flight); it rejects with `APIUserAbortError`. */
+  signal?: AbortSignal | undefined;
+  /** Milliseconds on the client's clock before the wait rejects with `WaitTimeoutError` (code `wait_timeout`); default none. */
+  timeout?: number | undefined;
+  /**
+   * Milliseconds between reads: the first wait, doubled after each read up to `max`. Default 1 000 up to
+   * 10 000; with a `receiver`, 10 000 up to 60 000 (its events do the waking).
+   */
+  pollInterval?: { initial?: number | undefined; max?: number | undefined } | undefined;
+  /**
+   * A `WebhookReceiver` the call's events arrive at (a webhook or the call's `callback_url`): each
+   * verified event whose `data.call.id` is this call makes the wait read the call again at once. Its
+   * listener is removed when the wait settles.
+   */
+  receiver?: Pick<WebhookReceiver, 'on' | 'off'> | undefined;
+}
+
+/** Request options of `calls.create`. */
+export interface CreateCallOptions extends RequestOptions {
+  /**
+   * Your id for this call (1–255 printable characters: a job id, a ticket number), stored in its
+   * `custom_data` as `telephony_sdk_idempotency_key`. With it, a create whose answer was lost looks the
+   * call up before rejecting, and `calls.findByIdempotencyKey` finds it later.
+   */
+  idempotencyKey?: string | undefined;
+}
+
+/** Options of `calls.findByIdempotencyKey`. */
+export interface FindByIdempotencyKeyOptions {
+  /** Oldest start time looked at: an ISO 8601 string or a `Date`. Default 15 minutes ago (client clock). */
+  since?: string | Date | undefined;
+  /** Stops the look-up; it rejects with `APIUserAbortError`. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Most call details one look-up reads: it rejects past this (a later `since` narrows it). */
+const MAX_DETAIL_READS = 50;
+
+/** How far before a create its look-up starts: the service's clock may be a little behind the client's. */
+const CLOCK_MARGIN_MS = 60_000;
+
+/** What a failed look-up's error says, for the message of the create that needed it. */
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** How far back a look-up goes by default. */
+const LOOKBACK_MS = 15 * 60_000;
+
+/** The call an event is about, when its `data.call` has an id. */
+function eventCallId(event: { data?: unknown }): unknown {
+  const data = event.data as { call?: { id?: unknown } | null } | null | undefined;
+  return data?.call?.id;
 }
 
 const DetailData = z.looseObject({ call: CallDetailSchema });
 const CreatedData = z.looseObject({ call: CreatedCallSchema });
-const EndedData = z.looseObject({ call: EndedCallSchema });
+/**
+ * `call: null` is what a retried delete resolves with when it finds the call gone (the transport's
+ * `ifGone`; the service never sends it): the call is then read back for its `ended_at`.
+ */
+const EndedData = z.looseObject({ call: z.nullable(EndedCallSchema) });
+const GONE = { call: null };
+/** The read-back: the call's detail, which must carry `ended_at` now that the call has ended. */
+const ReadBackData = z.looseObject({ call: EndedCallSchema });
 const TransferredData = z.looseObject({ call: TransferredCallSchema });
 
 /** Calls (v2): list, read, place, end and transfer calls, and download recordings. */
 export class Calls extends APIResource {
+  readonly #clock: Clock;
+
+  /** `clock`: the client's, on which `waitFor` paces its reads. */
+  constructor(transport: ConstructorParameters<typeof APIResource>[0], clock: Clock = systemClock) {
+    super(transport);
+    this.#clock = clock;
+  }
+
+  override [withTransport](transport: Transport): this {
+    return new Calls(transport, this.#clock) as this;
+  }
+
   /**
    * Recent calls, newest first, 20 per page unless `limit` says otherwise (max 100). Await it for one
    * {@link Page}; iterate it with `for await` for every call of every page, fetched one page at a time.
@@ -84,8 +150,8 @@ export class Calls extends APIResource {
         query: { schema: ListRecentCallsParamsSchema, value: params },
         items: 'calls',
         itemSchema: CallSchema,
-        variant: { schema: ShortCallSchema, rewrite: shortForm },
         pagination: offsetPages,
+        growsAtFront: { id: (call) => call.id },
       },
       options,
     );
@@ -95,55 +161,217 @@ export class Calls extends APIResource {
    * One call in detail form (contact, user, queue, transfer history, custom data).
    * @throws {NotFoundError} when no call has this id.
    */
-  async get(callId: string, options?: RequestOptions): Promise<CallDetail> {
+  get(callId: string, options?: RequestOptions): APIPromise<CallDetail> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'GET',
         path: path('calls.get')`/v2/calls/${{ callId }}`,
         data: DetailData,
         result: (data) => data.call,
-      },
+      }),
       options,
     );
+  }
+
+  /**
+   * Follows a call until it matches `until` (a status, any of several, or a predicate) and resolves with
+   * its detail: reads `GET /v2/calls/{call_id}` at once, then again after a growing wait (1 s, 2 s, 4 s …
+   * up to 10 s; each read paced like any call). Given a `receiver`, it reads again as soon as that
+   * receiver verifies an event for the call, and polls rarely.
+   *
+   * @throws {ValidationError} (a rejection, nothing sent) when `until` or an option is invalid.
+   * @throws {WaitTimeoutError} (code `wait_timeout`) when `timeout` ms pass first.
+   * @throws {APIUserAbortError} when `signal` aborts.
+   *
+   * @example
+   * ```ts
+   * const call = await client.calls.create({ to: '+14155550123' });
+   * const done = await client.calls.waitFor(call.id, FINAL_CALL_STATUSES, { timeout: 120_000 });
+   * console.log(done.status, done.duration);
+   * ```
+   */
+  async waitFor(callId: string, until: CallCondition, options: WaitForCallOptions = {}): Promise<CallDetail> {
+    validateParams(WaitForCallSchema, { ...options, until }, 'calls.waitFor');
+    const { signal, timeout, receiver } = options;
+    const matches =
+      typeof until === 'function'
+        ? until
+        : (call: CallDetail) => (typeof until === 'string' ? [until] : until).includes(call.status);
+    const [initial, max] = receiver === undefined ? [1_000, 10_000] : [10_000, 60_000];
+    const interval = {
+      initial: options.pollInterval?.initial ?? initial,
+      max: options.pollInterval?.max ?? max,
+    };
+    return pollUntil(() => this.get(callId, { signal }), matches, {
+      clock: this.#clock,
+      signal,
+      timeout,
+      interval: { initial: interval.initial, max: Math.max(interval.initial, interval.max) },
+      wake:
+        receiver &&
+        ((wakeUp) => {
+          const listener = (event: { data?: unknown }) => {
+            if (eventCallId(event) === callId) wakeUp();
+          };
+          receiver.on('*', listener);
+          return () => receiver.off('*', listener);
+        }),
+      timedOut: (last) =>
+        `calls.waitFor: call ${quote(callId, 40)} still ${quote(last.status, 40)} after ${timeout} ms`,
+    });
   }
 
   /**
    * Places a call. Returns at once with status `initiating`; later changes arrive by webhook or
    * `callback_url`. Never retried after a 5xx or a timeout, which could ring twice (only after a
-   * 429 or a connection that never opened).
+   * 429 or a connection that never opened). Give an `idempotencyKey` to be able to find the call when
+   * an answer is lost (`calls.findByIdempotencyKey`).
    *
-   * @throws {ValidationError} (a rejection, nothing sent) when `to` or `from` is not E.164, or a field is unknown.
+   * @throws {ValidationError} (a rejection, nothing sent) when `to` or `from` is not E.164, a field is
+   *   unknown, the key is not 1–255 printable characters, or `custom_data` holds `telephony_sdk_idempotency_key`.
+   *
+   * @example
+   * ```ts
+   * const call = await client.calls.create({ to: '+14155550123' }, { idempotencyKey: 'ticket-4711' });
+   * ```
    */
-  async create(params: CreateCallParams, options?: RequestOptions): Promise<CreatedCall> {
-    return runOperation(
-      this.transport,
-      {
-        method: 'POST',
-        path: '/v2/calls',
-        body: { schema: CreateCallParamsSchema, value: params },
-        data: CreatedData,
-        result: (data) => data.call,
-      },
-      options,
-    );
+  create(params: CreateCallParams, options: CreateCallOptions = {}): APIPromise<CreatedCall> {
+    return new APIPromise(this.#create(params, options));
+  }
+
+  async #create(params: CreateCallParams, options: CreateCallOptions): Promise<WithResponse<CreatedCall>> {
+    const { idempotencyKey, ...request } = options;
+    validateParams(CreateCallOptionsSchema, options, 'calls.create');
+    // Where a look-up starts: a minute before sending, for a service clock a little behind the client's.
+    const since = new Date(this.#clock.now() - CLOCK_MARGIN_MS);
+    try {
+      return await runOperation(
+        this.transport,
+        () => ({
+          method: 'POST',
+          path: '/v2/calls',
+          body: {
+            schema:
+              idempotencyKey === undefined ? CreateCallParamsSchema : keyedCreateCallSchema(idempotencyKey),
+            value: params,
+          },
+          data: CreatedData,
+          result: (data) => data.call,
+        }),
+        request,
+      ).withResponse();
+    } catch (error) {
+      if (!(error instanceof TelephonyError) || error.outcome !== 'unknown') throw error;
+      if (idempotencyKey === undefined) {
+        error.message +=
+          " To find out, look for it in calls.listRecent({ direction: 'outbound' }); a call placed with an" +
+          ' idempotencyKey is found by calls.findByIdempotencyKey.';
+        throw error;
+      }
+      // The service may have placed the call: the key says whether it did.
+      const ask = `calls.findByIdempotencyKey(${quote(idempotencyKey, 40)})`;
+      let found: WithResponse<CallDetail> | undefined;
+      try {
+        found = await this.#find(idempotencyKey, since, request.signal, params.to);
+      } catch (lookUp) {
+        error.message += ` Looking the call up failed too (${errorText(lookUp)}): ask ${ask} before placing it again.`;
+        throw error;
+      }
+      if (found !== undefined) return found;
+      error.message += ` ${ask} found no such call just now; a placed call shows within seconds, so ask again before placing it again.`;
+      throw error;
+    }
   }
 
   /**
-   * Ends a call in progress; its status becomes `ended`.
+   * The call placed with this `idempotencyKey` (see `calls.create`), in detail form, or `undefined` when
+   * none was placed since `since` (default: 15 minutes ago). Walks the outbound calls of
+   * `GET /v2/calls/recent` from `since`, newest first, and reads each one's detail until one holds the
+   * key: one list request per 100 calls, one detail read per call, each paced like any call. Assumes a
+   * placed call shows in the list within seconds.
+   *
+   * @throws {ValidationError} (a rejection, nothing sent) when the key or `since` is invalid.
+   * @throws {TelephonyError} when 50 details were read without finding the key and older calls remain:
+   *   pass a later `since`.
+   *
+   * @example
+   * ```ts
+   * // A job that crashed after calls.create: was the call placed?
+   * const placed = await client.calls.findByIdempotencyKey(job.id, { since: job.startedAt });
+   * if (placed === undefined) await client.calls.create({ to: job.to }, { idempotencyKey: job.id });
+   * ```
+   */
+  async findByIdempotencyKey(
+    key: string,
+    options: FindByIdempotencyKeyOptions = {},
+  ): Promise<CallDetail | undefined> {
+    validateParams(FindByKeySchema, { ...options, key }, 'calls.findByIdempotencyKey');
+    const since = options.since ?? new Date(this.#clock.now() - LOOKBACK_MS);
+    return (await this.#find(key, since, options.signal))?.data;
+  }
+
+  /** The look-up of `findByIdempotencyKey`; given `to`, only calls to that number are read. */
+  async #find(
+    key: string,
+    since: string | Date,
+    signal: AbortSignal | undefined,
+    to?: string,
+  ): Promise<WithResponse<CallDetail> | undefined> {
+    let reads = 0;
+    for await (const call of this.listRecent(
+      { direction: 'outbound', from: since, limit: 100 },
+      { signal },
+    )) {
+      if (to !== undefined && call.to.number !== to) continue;
+      if (reads++ === MAX_DETAIL_READS) {
+        throw new TelephonyError(
+          `calls.findByIdempotencyKey: ${MAX_DETAIL_READS} outbound calls read without the key, and older ` +
+            'ones remain: pass a later since',
+        );
+      }
+      const detail = await this.get(call.id, { signal }).withResponse();
+      if (detail.data.custom_data?.[IDEMPOTENCY_FIELD] === key) return detail;
+    }
+    return undefined;
+  }
+
+  /**
+   * Ends a call in progress; its status becomes `ended`. When an earlier attempt ended the call and
+   * its answer was lost (a timeout, a reset, a 5xx), the retry finds the call gone: the SDK then reads
+   * the call back (one `GET`) for its `ended_at`.
    * @throws {NotFoundError} when no call has this id.
    */
-  async end(callId: string, options?: RequestOptions): Promise<EndedCall> {
-    return runOperation(
+  end(callId: string, options?: RequestOptions): APIPromise<EndedCall> {
+    return new APIPromise(this.#end(callId, options));
+  }
+
+  async #end(callId: string, options?: RequestOptions): Promise<WithResponse<EndedCall>> {
+    const ended = await runOperation(
       this.transport,
-      {
+      () => ({
         method: 'DELETE',
         path: path('calls.end')`/v2/calls/${{ callId }}`,
         data: EndedData,
-        // An earlier attempt ended the call and its answer was lost: when, is not known.
-        ifGone: { call: { id: callId, status: 'ended', ended_at: null } },
+        ifGone: GONE,
         result: (data) => data.call,
-      },
+      }),
+      options,
+    ).withResponse();
+    if (ended.data !== null) return { data: ended.data, response: ended.response };
+    return this.#endedAt(callId, options).withResponse();
+  }
+
+  /** The end of a call a lost answer ended, read from its detail (which must carry `ended_at`). */
+  #endedAt(callId: string, options?: RequestOptions): APIPromise<EndedCall> {
+    return runOperation(
+      this.transport,
+      () => ({
+        method: 'GET',
+        path: path('calls.end')`/v2/calls/${{ callId }}`,
+        data: ReadBackData,
+        result: ({ call: { id, status, ended_at } }) => ({ id, status, ended_at }),
+      }),
       options,
     );
   }
@@ -153,20 +381,20 @@ export class Calls extends APIResource {
    * becomes `transferring`. Never retried after a 5xx or a timeout.
    * @throws {NotFoundError} when no call has this id.
    */
-  async transfer(
+  transfer(
     callId: string,
     params: TransferCallParams,
     options?: RequestOptions,
-  ): Promise<TransferredCall> {
+  ): APIPromise<TransferredCall> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'POST',
         path: path('calls.transfer')`/v2/calls/${{ callId }}/transfer`,
         body: { schema: TransferCallParamsSchema, value: params },
         data: TransferredData,
         result: (data) => data.call,
-      },
+      }),
       options,
     );
   }

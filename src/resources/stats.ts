@@ -1,52 +1,71 @@
 import * as z from 'zod/mini';
 import { runOperation } from '../core/operation.js';
+import type { APIPromise } from '../core/response/api-promise.js';
 import type { RequestOptions } from '../core/types.js';
 import { isoDate, oneOf } from './fields.js';
 import { APIResource } from './resource.js';
 
-/** One day of `by_day`. */
-export const DailyCallStatsSchema = z.looseObject({
-  /** YYYY-MM-DD. */
-  date: z.string(),
+/** One day of {@link CallStats.by_day} (SPEC.md, Call statistics). */
+export interface DailyCallStats {
+  /** The day, `YYYY-MM-DD`. */
+  date: string;
   /** Calls that day. */
-  total_calls: z.number(),
+  total_calls: number;
   /** Inbound calls that day. */
-  inbound_calls: z.number(),
+  inbound_calls: number;
   /** Outbound calls that day. */
+  outbound_calls: number;
+  /** Talk time that day, in **seconds**. */
+  total_duration: number;
+  /** Fields the service adds. */
+  [field: string]: unknown;
+}
+export const DailyCallStatsSchema = z.looseObject({
+  date: z.string(),
+  total_calls: z.number(),
+  inbound_calls: z.number(),
   outbound_calls: z.number(),
-  /** Talk time that day, in seconds. */
   total_duration: z.number(),
 });
-/**
- * One day of {@link CallStats.by_day}.
- */
-export interface DailyCallStats extends z.infer<typeof DailyCallStatsSchema> {}
 
-/** `data.stats` of `GET /v2/calls/stats`. Week and month groupings (not documented) are kept as extra fields. */
-export const CallStatsSchema = z.looseObject({
+/**
+ * What `stats.calls` returns (`data.stats`; SPEC.md, Call statistics): totals for the period, and
+ * `by_day` when grouped by day. Week and month groupings (whose names SPEC.md does not show) are kept
+ * as extra fields.
+ */
+export interface CallStats {
   /** Calls in the period. */
-  total_calls: z.number(),
-  /** Talk time in the period, in seconds. */
-  total_duration: z.number(),
-  /** Average duration per call; may be fractional (the service states no unit; `total_duration` is in seconds). */
-  average_duration: z.number(),
+  total_calls: number;
+  /** Talk time in the period, in **seconds**. */
+  total_duration: number;
+  /** Average duration per call; may be fractional (SPEC.md states no unit; `total_duration` is in seconds). */
+  average_duration: number;
   /** Inbound calls. */
-  inbound_calls: z.number(),
+  inbound_calls: number;
   /** Outbound calls. */
-  outbound_calls: z.number(),
+  outbound_calls: number;
   /** Answered calls. */
-  answered_calls: z.number(),
+  answered_calls: number;
   /** Missed calls. */
-  missed_calls: z.number(),
+  missed_calls: number;
   /** Calls that went to voicemail. */
+  voicemail_calls: number;
+  /** One entry per day of the period, present when `group_by` is `day`. */
+  by_day?: DailyCallStats[] | undefined;
+  /** Fields the service adds (the week and month groupings among them). */
+  [field: string]: unknown;
+}
+export const CallStatsSchema = z.looseObject({
+  total_calls: z.number(),
+  total_duration: z.number(),
+  average_duration: z.number(),
+  inbound_calls: z.number(),
+  outbound_calls: z.number(),
+  answered_calls: z.number(),
+  missed_calls: z.number(),
   voicemail_calls: z.number(),
-  /** Present when `group_by` is `day`. */
   by_day: z.optional(z.array(DailyCallStatsSchema)),
 });
-/**
- * What `stats.calls` returns: totals for the period, and `by_day` when grouped by day.
- */
-export interface CallStats extends z.infer<typeof CallStatsSchema> {}
 
 /** Query of `GET /v2/calls/stats`. */
 export const CallStatsParamsSchema = z.strictObject({
@@ -78,16 +97,16 @@ export class Stats extends APIResource {
    * console.log(stats.total_calls, stats.by_day?.length);
    * ```
    */
-  async calls(params: CallStatsParams, options?: RequestOptions): Promise<CallStats> {
+  calls(params: CallStatsParams, options?: RequestOptions): APIPromise<CallStats> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'GET',
         path: '/v2/calls/stats',
         query: { schema: CallStatsParamsSchema, value: params },
         data: StatsData,
         result: (data) => data.stats,
-      },
+      }),
       options,
     );
   }

@@ -1,69 +1,93 @@
 import * as z from 'zod/mini';
+import { TelephonyError } from '../core/errors.js';
 import { runOperation } from '../core/operation.js';
 import { path } from '../core/request/path.js';
+import { APIPromise, type WithResponse } from '../core/response/api-promise.js';
 import { listPages, type PagePromise } from '../core/response/page.js';
 import { type NumberedPagination, numberedPages } from '../core/response/pagination.js';
 import type { RequestOptions } from '../core/types.js';
+import { quote } from '../core/zod-issues.js';
 import { emailAddress, intBetween, notEmpty, oneOf, openEnum } from './fields.js';
 import { APIResource } from './resource.js';
 
 const ROLES = ['admin', 'user', 'guest'] as const;
 
-/** Preferences, returned by the single-user read. */
-export const UserPreferencesSchema = z.looseObject({
-  /** Preferred language. */
-  language: z.optional(z.string()),
-  /** Time zone. */
-  timezone: z.optional(z.string()),
-  /** Which notification channels are on. */
-  notifications: z.optional(
-    z.looseObject({
-      /** E-mail notifications on. */
-      email: z.boolean(),
-      /** SMS notifications on. */
-      sms: z.boolean(),
-      /** Push notifications on. */
-      push: z.boolean(),
-    }),
-  ),
-});
-/**
- * A user's preferences, returned by `users.get` (not by `users.list`).
- */
-export interface UserPreferences extends z.infer<typeof UserPreferencesSchema> {}
+/** A user's notification channels (SPEC.md, User: `preferences.notifications`). */
+export interface UserNotifications {
+  /** E-mail notifications on. */
+  email: boolean;
+  /** SMS notifications on. */
+  sms: boolean;
+  /** Push notifications on. */
+  push: boolean;
+  /** Fields the service adds. */
+  [field: string]: unknown;
+}
 
-/** A user (v1). The list form carries no phone, department, location or preferences. */
-export const UserSchema = z.looseObject({
+/** A user's preferences, returned by `users.get` (not by `users.list`). */
+export interface UserPreferences {
+  /** Preferred language. */
+  language?: string | undefined;
+  /** Time zone. */
+  timezone?: string | undefined;
+  /** Which notification channels are on. */
+  notifications?: UserNotifications | undefined;
+  /** Fields the service adds. */
+  [field: string]: unknown;
+}
+export const UserPreferencesSchema = z.looseObject({
+  language: z.optional(z.string()),
+  timezone: z.optional(z.string()),
+  notifications: z.optional(z.looseObject({ email: z.boolean(), sms: z.boolean(), push: z.boolean() })),
+});
+
+/**
+ * A user (v1; SPEC.md, User). `users.list` yields the list form (no phone, department, location or
+ * preferences); `users.get`, `create` and `update` return the full user. Extra fields the service
+ * adds are kept.
+ */
+export interface User {
   /** User id, for `users.get`, `update` and `delete`. */
-  id: z.string(),
+  id: string;
   /** Full name. */
-  name: z.string(),
+  name: string;
   /** E-mail address. */
-  email: z.string(),
+  email: string;
   /** `admin`, `user` or `guest`. */
-  role: openEnum<(typeof ROLES)[number]>(),
-  /** `pending` after creation, then `active` or `inactive`. */
-  status: openEnum<'active' | 'inactive' | 'pending'>(),
+  role: 'admin' | 'user' | 'guest' | (string & {});
+  /** `pending` after creation, then `active` or `inactive` (SPEC.md, User status values). */
+  status: 'active' | 'inactive' | 'pending' | (string & {});
   /** Phone number; not in the list form. */
-  phone: z.optional(z.string()),
+  phone?: string | undefined;
   /** Department; not in the list form. */
-  department: z.optional(z.string()),
+  department?: string | undefined;
   /** Location; not in the list form. */
-  location: z.optional(z.string()),
+  location?: string | undefined;
   /** Creation time, ISO 8601 UTC date-time. */
-  created_at: z.string(),
+  created_at: string;
   /** Last change, ISO 8601 UTC date-time. */
+  updated_at: string;
+  /** Last login, ISO 8601 UTC date-time; `null` (or absent) before the first login. */
+  last_login_at?: string | null | undefined;
+  /** Language, time zone and notifications; returned by `users.get` only. */
+  preferences?: UserPreferences | undefined;
+  /** Fields the service adds. */
+  [field: string]: unknown;
+}
+export const UserSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: openEnum<(typeof ROLES)[number]>(),
+  status: openEnum<'active' | 'inactive' | 'pending'>(),
+  phone: z.optional(z.string()),
+  department: z.optional(z.string()),
+  location: z.optional(z.string()),
+  created_at: z.string(),
   updated_at: z.string(),
-  /** `null` (or absent) before the first login. */
   last_login_at: z.optional(z.nullable(z.string())),
-  /** Returned by `users.get` only. */
   preferences: z.optional(UserPreferencesSchema),
 });
-/**
- * A user (v1). `users.list` yields the list form (no phone, department, location or preferences);
- * `users.get`, `create` and `update` return the full user. Extra fields the service adds are kept.
- */
-export interface User extends z.infer<typeof UserSchema> {}
 
 /** Query of `GET /v1/users`. Unknown keys are refused. */
 export const ListUsersParamsSchema = z.strictObject({
@@ -127,17 +151,16 @@ export const UpdateUserParamsSchema = z.strictObject({
  */
 export interface UpdateUserParams extends z.input<typeof UpdateUserParamsSchema> {}
 
-/** Answer of `DELETE /v1/users/{user_id}`. */
-export const DeletedUserSchema = z.looseObject({
+/** What `users.delete` returns (SPEC.md, DELETE /v1/users/{user_id}). */
+export interface DeletedUser {
   /** `true` once the user is removed. */
-  deleted: z.boolean(),
+  deleted: boolean;
   /** The removed user's id. */
-  id: z.string(),
-});
-/**
- * What `users.delete` returns: `{ deleted, id }`.
- */
-export interface DeletedUser extends z.infer<typeof DeletedUserSchema> {}
+  id: string;
+  /** Fields the service adds. */
+  [field: string]: unknown;
+}
+export const DeletedUserSchema = z.looseObject({ deleted: z.boolean(), id: z.string() });
 
 const UserData = z.looseObject({ user: UserSchema });
 
@@ -176,51 +199,71 @@ export class Users extends APIResource {
    * One user, with `preferences`.
    * @throws {NotFoundError} when no user has this id.
    */
-  async get(userId: string, options?: RequestOptions): Promise<User> {
+  get(userId: string, options?: RequestOptions): APIPromise<User> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'GET',
         path: path('users.get')`/v1/users/${{ userId }}`,
         data: UserData,
         result: (data) => data.user,
-      },
+      }),
       options,
     );
   }
 
   /**
    * Creates a user (status `pending`; a welcome e-mail is sent unless `send_welcome_email: false`).
+   * When the answer is lost after sending (outcome `unknown`), it looks the user up by e-mail
+   * (`users.list({ search: email })`, one request) and resolves with the user it finds.
    * @throws {ValidationError} (a rejection, nothing sent) when `name` is empty, `email` is not an e-mail address, or a field is unknown.
    */
-  async create(params: CreateUserParams, options?: RequestOptions): Promise<User> {
-    return runOperation(
-      this.transport,
-      {
-        method: 'POST',
-        path: '/v1/users',
-        body: { schema: CreateUserParamsSchema, value: params },
-        data: UserData,
-        result: (data) => data.user,
-      },
-      options,
-    );
+  create(params: CreateUserParams, options?: RequestOptions): APIPromise<User> {
+    return new APIPromise(this.#create(params, options));
+  }
+
+  async #create(params: CreateUserParams, options?: RequestOptions): Promise<WithResponse<User>> {
+    try {
+      return await runOperation(
+        this.transport,
+        () => ({
+          method: 'POST',
+          path: '/v1/users',
+          body: { schema: CreateUserParamsSchema, value: params },
+          data: UserData,
+          result: (data) => data.user,
+        }),
+        options,
+      ).withResponse();
+    } catch (error) {
+      if (!(error instanceof TelephonyError) || error.outcome !== 'unknown') throw error;
+      // The service may have created the user: an e-mail names one user, so the list says whether it did.
+      const email = params.email.toLowerCase();
+      const listed = await this.list({ search: params.email, per_page: 100 }, { signal: options?.signal })
+        .withResponse()
+        .catch(() => undefined);
+      const page = listed?.data;
+      const found = page?.items.find((user) => user.email.toLowerCase() === email);
+      if (found !== undefined && listed !== undefined) return { data: found, response: listed.response };
+      error.message += ` users.list({ search: ${quote(params.email, 40)} }) ${page ? 'found no such user just now' : 'failed too'}: ask it again before creating the user again.`;
+      throw error;
+    }
   }
 
   /**
    * Changes only the fields given; `status` moves a user to `active` or `inactive`.
    * @throws {NotFoundError} when no user has this id.
    */
-  async update(userId: string, params: UpdateUserParams, options?: RequestOptions): Promise<User> {
+  update(userId: string, params: UpdateUserParams, options?: RequestOptions): APIPromise<User> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'PATCH',
         path: path('users.update')`/v1/users/${{ userId }}`,
         body: { schema: UpdateUserParamsSchema, value: params },
         data: UserData,
         result: (data) => data.user,
-      },
+      }),
       options,
     );
   }
@@ -229,16 +272,16 @@ export class Users extends APIResource {
    * Deletes a user and all their data. Irreversible.
    * @throws {NotFoundError} when no user has this id.
    */
-  async delete(userId: string, options?: RequestOptions): Promise<DeletedUser> {
+  delete(userId: string, options?: RequestOptions): APIPromise<DeletedUser> {
     return runOperation(
       this.transport,
-      {
+      () => ({
         method: 'DELETE',
         path: path('users.delete')`/v1/users/${{ userId }}`,
         data: DeletedUserSchema,
         ifGone: { deleted: true, id: userId },
         result: (data) => data,
-      },
+      }),
       options,
     );
   }

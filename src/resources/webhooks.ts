@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
+import { paramNames, refuseNamed } from '../core/request/extra.js';
 import { validateParams } from '../core/request/params.js';
+import { APIPromise } from '../core/response/api-promise.js';
 import { isRecord } from '../core/response/envelope.js';
 import type { RequestOptions } from '../core/types.js';
 import type { WebhookEventType } from '../webhooks/events.js';
@@ -70,16 +72,19 @@ export class Webhooks extends APIResource {
    * second registration.
    * @throws {ValidationError} (a rejection, nothing sent) when `url` is not absolute or `events` is empty.
    */
-  async create(params: CreateWebhookParams, options?: RequestOptions): Promise<CreatedWebhook> {
+  create(params: CreateWebhookParams, options?: RequestOptions): APIPromise<CreatedWebhook> {
     const operation = 'POST /v2/webhooks';
-    const body = validateParams(CreateWebhookParamsSchema, params, operation);
-    // The POST's own 2xx answer is read leniently: a body that is not JSON is no error here.
-    const answer = await this.transport.send(
-      { method: 'POST', path: '/v2/webhooks', body, secrets: [body.secret], lenient: true },
-      options,
-    );
-    const data = isRecord(answer) && isRecord(answer.data) ? answer.data : answer;
-    // Not validated: a lenient zod check (z.catch per field) would cost the whole bundle 3 kB gzip.
-    return isRecord(data) ? (data as CreatedWebhook) : {};
+    const answer = async () => {
+      const body = validateParams(CreateWebhookParamsSchema, params, operation);
+      refuseNamed(options?.extraBody, paramNames(CreateWebhookParamsSchema), 'extraBody', operation);
+      // The POST's own 2xx answer is read leniently: a body that is not JSON is no error here.
+      const { data: sent, response } = await this.transport
+        .send({ method: 'POST', path: '/v2/webhooks', body, secrets: [body.secret], lenient: true }, options)
+        .withResponse();
+      const data = isRecord(sent) && isRecord(sent.data) ? sent.data : sent;
+      // Not validated: a lenient zod check (z.catch per field) would cost the whole bundle 3 kB gzip.
+      return { data: isRecord(data) ? (data as CreatedWebhook) : {}, response };
+    };
+    return new APIPromise(answer());
   }
 }

@@ -17,3 +17,14 @@ export const CALL_STATUSES = [
  * @useDeclaredType
  */
 export type CallStatus = (typeof CALL_STATUSES)[number] | (string & {});
+
+/**
+ * The statuses after which a call changes no more: `missed`, `voicemail`, `completed` and `ended`.
+ * For `calls.waitFor(callId, FINAL_CALL_STATUSES)`.
+ */
+export const FINAL_CALL_STATUSES = [
+  'missed',
+  'voicemail',
+  'completed',
+  'ended',
+] as const satisfies readonly (typeof CALL_STATUSES)[number][];

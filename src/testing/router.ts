@@ -11,6 +11,7 @@ import {
   routeOf,
   SandboxError,
 } from './http.js';
+import { listLegacyCalls } from './legacy-calls-route.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Users } from './users.js';
 import type { Webhooks } from './webhooks.js';
@@ -90,6 +91,7 @@ const ROUTES: Route[] = [
     pattern: '/webhooks',
     handler: (w) => (r, _q, p) => w.webhooks.create(r, p),
   },
+  { version: 'v1', method: 'GET', pattern: '/calls', handler: (w) => (_r, q) => listLegacyCalls(w.calls, q) },
   { version: 'v1', method: 'GET', pattern: '/users', handler: (w) => (_r, q, p) => w.users.list(q, p) },
   { version: 'v1', method: 'POST', pattern: '/users', handler: (w) => (r, _q, p) => w.users.create(r, p) },
   {

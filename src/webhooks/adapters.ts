@@ -1,5 +1,7 @@
 import { concatBytes } from '../shared/bytes.js';
 import { TelephonyError } from '../shared/telephony-error.js';
+import { type Answer, answerBody } from './answer.js';
+import { bodyAlreadyReadMessage } from './body-read-hint.js';
 import type { WebhookReceiver } from './receiver.js';
 
 /** The parts of node's IncomingMessage the adapter uses (no @types/node in the public types). */
@@ -20,12 +22,13 @@ export interface NodeRequest {
 export interface NodeResponse {
   /** Sets the status (200, 400, 401, 405, 409, 413 or 500) and headers. */
   writeHead(status: number, headers?: Record<string, string>): unknown;
-  /** Finishes the answer: no body, except a 500 from misuse of the SDK (body already consumed), which explains it. */
+  /**
+   * Finishes the answer: a 2xx has no body; any other a JSON `{ "error": "<reason>" }`, except a 500
+   * from misuse of the SDK (body already consumed), whose text explains it. A 413 is sent with
+   * `connection: close`, so node closes the connection instead of reading the rest.
+   */
   end(body?: string): unknown;
 }
-
-const CONSUMED =
-  "Body already read by a body parser: mount the receiver before it, or use express.raw({ type: 'application/json' })";
 
 /** A body over the receiver's `maxBodyBytes`: answered 413 without verifying it. */
 const TOO_LARGE = Symbol('too large');
@@ -35,23 +38,27 @@ export type BodyAlreadyRead = (message: string) => string;
 
 function readBody(
   req: NodeRequest,
+  res: NodeResponse,
   limit: number,
   alreadyRead: BodyAlreadyRead,
 ): Promise<Uint8Array | typeof TOO_LARGE> {
   if (req.body instanceof Uint8Array) return Promise.resolve(req.body);
   // Express 4's body parsers leave `{}` on a request whose type they skip, without reading the stream.
   const parsed = req.body !== undefined && !(isPlainObject(req.body) && Object.keys(req.body).length === 0);
-  if (parsed || req.readableEnded) return Promise.reject(new TelephonyError(alreadyRead(CONSUMED)));
+  if (parsed || req.readableEnded)
+    return Promise.reject(new TelephonyError(alreadyRead(bodyAlreadyReadMessage(req, res))));
   if (Number(req.headers['content-length']) > limit) return Promise.resolve(TOO_LARGE);
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
-    // Past the limit the rest is drained, not kept: memory stays bounded whatever the sender streams.
+    // Settled at the first byte past the limit: the 413 goes out at once and closes the connection, so
+    // an endless body is neither kept nor read to its end.
     req.on('data', (chunk) => {
       size += chunk.byteLength;
-      if (size <= limit) chunks.push(chunk);
+      if (size > limit) resolve(TOO_LARGE);
+      else chunks.push(chunk);
     });
-    req.on('end', () => resolve(size > limit ? TOO_LARGE : concatBytes(chunks)));
+    req.on('end', () => resolve(concatBytes(chunks)));
     req.on('error', reject);
   });
 }
@@ -68,17 +75,18 @@ export function nodeHandler(
   alreadyRead: BodyAlreadyRead,
 ): void {
   if (req.method !== 'POST') {
-    res.writeHead(405, { allow: 'POST' });
-    res.end();
+    writeAnswer(res, { status: 405, reason: 'method_not_allowed' }, { allow: 'POST' });
     return;
   }
-  readBody(req, receiver.maxBodyBytes, alreadyRead)
-    .then((body) => (body === TOO_LARGE ? { status: 413 } : receiver.handle({ body, headers: req.headers })))
+  readBody(req, res, receiver.maxBodyBytes, alreadyRead)
+    .then((body): Answer | Promise<Answer> =>
+      body === TOO_LARGE
+        ? { status: 413, reason: 'payload_too_large' }
+        : receiver.handle({ body, headers: req.headers }),
+    )
     .then(
-      ({ status }) => {
-        res.writeHead(status);
-        res.end();
-      },
+      // Keeping the connection after a 413 would make node read the rest of the body to reach the next request.
+      (answer) => writeAnswer(res, answer, answer.status === 413 ? { connection: 'close' } : undefined),
       (error: unknown) => {
         // A setup bug on the receiving side: answer 500 so the service retries once it is fixed. Only the
         // SDK's own misuse messages are repeated to the sender; anything else (a broken stream) is not.
@@ -93,13 +101,23 @@ export function nodeHandler(
     );
 }
 
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** Writes the status and, for a non-2xx, its `{ "error": "<reason>" }` body. */
+function writeAnswer(res: NodeResponse, answer: Answer, headers?: Record<string, string>): void {
+  const body = answerBody(answer);
+  res.writeHead(answer.status, body === undefined ? headers : { ...headers, ...JSON_TYPE });
+  res.end(body);
+}
+
 /** fetch-style adapter over {@link WebhookReceiver.handle}. */
 export async function fetchHandler(
   receiver: WebhookReceiver,
   request: Request,
   alreadyRead: BodyAlreadyRead,
 ): Promise<Response> {
-  if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
+  if (request.method !== 'POST')
+    return response({ status: 405, reason: 'method_not_allowed' }, { allow: 'POST' });
   // Already read (by middleware, or request.json()): the exact bytes are gone. The receiving side's
   // bug, not the sender's: 500 (the service retries once it is fixed), with the cause for the developer
   // (a string body is sent as text/plain).
@@ -108,9 +126,20 @@ export async function fetchHandler(
       status: 500,
     });
   const body = await readRequest(request, receiver.maxBodyBytes);
-  const { status } =
-    body === TOO_LARGE ? { status: 413 } : await receiver.handle({ body, headers: request.headers });
-  return new Response(null, { status });
+  return response(
+    body === TOO_LARGE
+      ? { status: 413, reason: 'payload_too_large' }
+      : await receiver.handle({ body, headers: request.headers }),
+  );
+}
+
+/** The status and, for a non-2xx, its `{ "error": "<reason>" }` body. */
+function response(answer: Answer, headers?: Record<string, string>): Response {
+  const body = answerBody(answer);
+  return new Response(body ?? null, {
+    status: answer.status,
+    headers: body === undefined ? (headers ?? {}) : { ...headers, ...JSON_TYPE },
+  });
 }
 
 /** A fetch-style request's exact bytes, read up to `limit` (a larger body is cancelled, not buffered). */

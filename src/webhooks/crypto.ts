@@ -8,17 +8,32 @@ interface NodeCrypto {
   ): { update(data: string | Uint8Array): { digest(encoding: 'hex'): string } };
 }
 
-// Reached at run time, never through a static import, so bundlers for browsers and edges do not follow it.
-// Web Crypto's async HMAC is ~3.5× slower than node:crypto on 1 KB bodies.
-const nodeCrypto = (
-  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
-).process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
+/** `undefined` until first asked for; then node:crypto, or `false` where there is none. */
+let found: NodeCrypto | false | undefined;
+/** The test seam's choice: `false` forces the Web Crypto path. */
+let enabled = true;
 
-let node = nodeCrypto;
+/**
+ * node:crypto where the runtime has it (Node, Bun, Deno), looked up on first use and never at module
+ * load: Next.js's edge runtime gives a `process` whose unsupported members throw when read (optional
+ * chaining does not help), and it refuses a build whose modules read one at load. Reached through
+ * `process.getBuiltinModule`, never a static import, so bundlers for browsers and edges do not
+ * follow it. Web Crypto's async HMAC is ~3.5× slower than node:crypto on 1 KB bodies.
+ */
+function nodeCrypto(): NodeCrypto | undefined {
+  if (found === undefined)
+    try {
+      const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+      found = (process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined) ?? false;
+    } catch {
+      found = false;
+    }
+  return (enabled && found) || undefined;
+}
 
 /** Test seam: force the Web Crypto path (`false`) or restore the default. */
-export function useNodeCrypto(enabled: boolean): void {
-  node = enabled ? nodeCrypto : undefined;
+export function useNodeCrypto(on: boolean): void {
+  enabled = on;
 }
 
 const encoder = new TextEncoder();
@@ -46,6 +61,7 @@ const bytesOf = (body: string | Uint8Array): Uint8Array<ArrayBuffer> =>
 
 /** Lower-case hex HMAC-SHA256 of the body. */
 export async function hmacHex(body: string | Uint8Array, secret: string): Promise<string> {
+  const node = nodeCrypto();
   if (node) return node.createHmac('sha256', secret).update(body).digest('hex');
   return toHex(new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), bytesOf(body))));
 }
@@ -59,7 +75,7 @@ export function matchesAny(
   signatures: readonly string[],
   secrets: readonly string[],
 ): boolean | Promise<boolean> {
-  const fast = node;
+  const fast = nodeCrypto();
   if (fast)
     return secrets.some((secret) => {
       // Hex against hex: decoding the header's hex to bytes costs more than the HMAC on small bodies.

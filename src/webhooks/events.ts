@@ -142,11 +142,22 @@ export type OpenWebhookEventType =
   | 'contact.updated';
 
 /**
+ * The payload of an event whose payload SPEC.md does not show: an open record, with `call` typed for
+ * an event that carries a call.
+ */
+export interface OpenEventData {
+  /** The call the event is about, when it carries one. */
+  call?: WebhookCall | undefined;
+  /** The payload's other fields, as sent. */
+  [field: string]: unknown;
+}
+
+/**
  * An event of a documented type with an undocumented payload: `data` is an open record.
  * @useDeclaredType
  */
 export type OpenWebhookEvent<Type extends OpenWebhookEventType = OpenWebhookEventType> = {
-  [T in Type]: Envelope<T, Record<string, unknown>>;
+  [T in Type]: Envelope<T, OpenEventData>;
 }[Type];
 
 /**
@@ -185,3 +196,33 @@ export type WebhookEventOf<Type extends WebhookEventType> = Extract<
     type: Type;
   }
 >;
+
+/**
+ * A call's status changed: what the service posts to a call's `callback_url` (SPEC.md does not show
+ * the payload; the sandbox posts this type), `data.call` the call as it is now.
+ * @useDeclaredType
+ */
+export type CallStatusChangedEvent = Envelope<'call.status_changed', CallEventData>;
+
+/**
+ * An event of a type this SDK has no payload type for, as a receiver hands it to the handlers of
+ * that type: `data` stays open, and `data.call` is typed for an event that carries a call.
+ * @useDeclaredType
+ */
+export type OtherWebhookEvent<Type extends string = string> = Envelope<Type, OpenEventData>;
+
+/**
+ * The event a `WebhookReceiver` hands to a handler registered for `Type`: the documented event of
+ * that type, {@link CallStatusChangedEvent}, or {@link OtherWebhookEvent} for any other type.
+ */
+export type ReceivedWebhookEvent<Type extends string> = Type extends WebhookEventType
+  ? WebhookEventOf<Type>
+  : Type extends 'call.status_changed'
+    ? CallStatusChangedEvent
+    : OtherWebhookEvent<Type>;
+
+/**
+ * What a receiver's catch-all `'*'` handler gets: every documented event and `call.status_changed`,
+ * discriminated by `type`, so `if (event.type === 'call.ended') event.data.call` needs no cast.
+ */
+export type AnyReceivedWebhookEvent = WebhookEvent | CallStatusChangedEvent;

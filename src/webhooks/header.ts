@@ -56,3 +56,22 @@ export function signatureHeader(headers: HeadersLike): string | readonly string[
     if (name.toLowerCase() === 'service-signature') return value;
   return undefined;
 }
+
+/**
+ * node:http's cap on a request's headers (its default `maxHeaderSize`): 16 KiB of names and values.
+ * `handle()` applies it too, for the runtimes and callers that pass headers no server has capped.
+ */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+/** Whether the headers' names and values, counted in characters, pass {@link MAX_HEADER_BYTES}. */
+export function headersTooLarge(headers: HeadersLike): boolean {
+  let size = 0;
+  if (typeof headers.forEach === 'function')
+    (headers as Headers).forEach((value, name) => {
+      size += name.length + value.length;
+    });
+  else
+    for (const [name, value] of Object.entries(headers))
+      size += name.length + (typeof value === 'string' ? value.length : (value?.join('').length ?? 0));
+  return size > MAX_HEADER_BYTES;
+}

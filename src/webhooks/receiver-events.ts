@@ -1,15 +1,14 @@
 import type { WebhookVerificationReason } from './errors.js';
-import type { WebhookEvent, WebhookEventOf, WebhookEventType } from './events.js';
+import type { AnyReceivedWebhookEvent, ReceivedWebhookEvent } from './events.js';
 
 /**
- * Handlers per event type, a catch-all `'*'`, and observability events (names without a dot, so
- * they never collide with event types). Observability payloads carry no secret or signature.
+ * The receiver's names that are not event types: the catch-all `'*'` and the observability events
+ * (names without a dot, so they never collide with event types). Observability payloads carry no
+ * secret or signature.
  */
-export type WebhookReceiverEvents = {
-  [Type in WebhookEventType]: (event: WebhookEventOf<Type>) => unknown;
-} & {
+export interface WebhookReceiverEvents {
   /** Catch-all: runs for every verified event, alongside the handlers of its type. */
-  '*': (event: WebhookEvent) => unknown;
+  '*': (event: AnyReceivedWebhookEvent) => unknown;
   /** A delivery was refused (answered 400 or 401). */
   verification_failed: (info: { reason: WebhookVerificationReason; status: number }) => void;
   /** A re-delivery of an already processed event id (answered 200, handlers not run). */
@@ -27,4 +26,13 @@ export type WebhookReceiverEvents = {
    * names the fix. Without a listener, the first one is a process warning instead.
    */
   body_already_read: (info: { status: 500; message: string }) => void;
-};
+}
+
+/**
+ * A handler for `Name`: for an event type (any string: `call.incoming`, `call.status_changed`, a type
+ * newer than this SDK), a function of {@link ReceivedWebhookEvent}; for `'*'` and the observability
+ * names, the function {@link WebhookReceiverEvents} gives.
+ */
+export type WebhookHandler<Name extends string> = [Name] extends [keyof WebhookReceiverEvents]
+  ? WebhookReceiverEvents[Name]
+  : (event: ReceivedWebhookEvent<Name>) => unknown;

@@ -1,15 +1,17 @@
+import { Deadlines } from '../shared/deadlines.js';
 import { TelephonyError } from '../shared/telephony-error.js';
 import { fetchHandler, type NodeRequest, type NodeResponse, nodeHandler } from './adapters.js';
+import { answerReason } from './answer.js';
 import { claimEvent } from './claim.js';
 import { type DedupStore, MemoryDedupStore } from './dedup.js';
 import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 import type { WebhookEvent } from './events.js';
-import { type HeadersLike, signatureHeader } from './header.js';
+import { type HeadersLike, headersTooLarge, signatureHeader } from './header.js';
 import { Listeners } from './listeners.js';
-import type { WebhookReceiverEvents } from './receiver-events.js';
+import type { WebhookHandler, WebhookReceiverEvents } from './receiver-events.js';
 import type { WebhookReceiverOptions } from './receiver-options.js';
-import { bounded } from './timers.js';
-import { checkSettings, verifyWebhook } from './verify.js';
+import { bounded, isThenable } from './timers.js';
+import { checkSettings, verifyEvent } from './verify.js';
 import { warn } from './warn.js';
 
 /** Reports a delivery's failure (once per attempt) and gives its 500 answer. */
@@ -19,18 +21,26 @@ type Failed = (reason: 'handler_error' | 'store_error', error: unknown) => Handl
 export interface HandleResult {
   /**
    * Status to answer: 200 processed (or already processed), 400/401 refused, 409 another delivery of
-   * the event is running (the service re-delivers later), 500 a handler or the store failed.
+   * the event is running (the service re-delivers later), 431 headers over 16 KiB, 500 a handler or
+   * the store failed.
    */
-  status: 200 | 400 | 401 | 409 | 500;
+  status: 200 | 400 | 401 | 409 | 431 | 500;
   /** The verified event; absent when verification failed. */
   event?: WebhookEvent;
   /**
    * Why it was not a plain success: a verification reason, `duplicate` (200, handlers not run),
    * `in_progress` (409: another delivery holds the id's claim, see `DedupStore.claim`; nothing ran),
    * `handler_error` (500) or `store_error` (500: the dedup store threw or did not answer within 2 s,
-   * so the service will re-deliver).
+   * so the service will re-deliver) or `headers_too_large` (431: names and values over 16 KiB, node:http's
+   * own cap; nothing verified).
    */
-  reason?: WebhookVerificationReason | 'duplicate' | 'in_progress' | 'handler_error' | 'store_error';
+  reason?:
+    | WebhookVerificationReason
+    | 'duplicate'
+    | 'in_progress'
+    | 'handler_error'
+    | 'store_error'
+    | 'headers_too_large';
 }
 
 /**
@@ -57,7 +67,8 @@ export interface HandleResult {
  * export const POST = receiver.fetchHandler;
  * ```
  */
-export class WebhookReceiver extends Listeners {
+export class WebhookReceiver {
+  readonly #listeners = new Listeners(this);
   readonly #options: WebhookReceiverOptions;
   readonly #store: DedupStore;
   /** `dedupTtl` in whole seconds (Redis `EX` takes integers). */
@@ -65,6 +76,16 @@ export class WebhookReceiver extends Listeners {
   /** `handlerTimeout` in seconds; beyond a timer's range (Infinity included), no timer. */
   readonly #timeout: number;
   readonly #inFlight = new Map<string, Promise<HandleResult>>();
+  /** The claim's lease, whole seconds (Redis `EX` takes no other): `handlerTimeout`, an hour when that is Infinity. */
+  readonly #lease: number;
+  /** One timer each for the handlers' time-out, the store's 2 s and the claims' renewals. */
+  readonly #timers: { handlers: Deadlines; store: Deadlines; renewal: Deadlines };
+  /**
+   * Claim tokens: random per receiver, then a count, so each delivery's is its own without a random
+   * UUID per delivery.
+   */
+  readonly #tokenPrefix = crypto.randomUUID();
+  #tokens = 0;
   #warned = false;
   /** Largest body `nodeHandler` and `fetchHandler` read, in bytes (option `maxBodyBytes`, default 1 MiB). */
   readonly maxBodyBytes: number;
@@ -76,7 +97,6 @@ export class WebhookReceiver extends Listeners {
    *   `maxEventAge` longer than `dedupTtl` (a replay of an event whose id is forgotten would run).
    */
   constructor(options: WebhookReceiverOptions) {
-    super();
     checkSettings(options.secret, options);
     for (const name of ['dedupTtl', 'handlerTimeout', 'maxBodyBytes', 'maxEventAge'] as const) {
       const value = options[name];
@@ -97,6 +117,12 @@ export class WebhookReceiver extends Listeners {
     if ((options.maxEventAge ?? 0) > this.#ttl)
       throw new TelephonyError('maxEventAge must not exceed dedupTtl');
     this.#timeout = timeout;
+    this.#lease = Math.ceil(Math.min(timeout, 3600));
+    this.#timers = {
+      handlers: new Deadlines(timeout * 1000),
+      store: new Deadlines(2000),
+      renewal: new Deadlines(this.#lease * 333),
+    };
     this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   }
 
@@ -127,8 +153,7 @@ export class WebhookReceiver extends Listeners {
               'telephony.event.id': event?.id,
               'telephony.event.type': event?.type,
               'http.response.status_code': status,
-              'telephony.webhook.outcome':
-                reason === 'handler_error' ? 'handler_failed' : (reason ?? 'handled'),
+              'telephony.webhook.outcome': answerReason(result) ?? reason ?? 'handled',
             })
             .end();
           return result;
@@ -137,10 +162,13 @@ export class WebhookReceiver extends Listeners {
   }
 
   async #handle({ body, headers }: Parameters<WebhookReceiver['handle']>[0]): Promise<HandleResult> {
+    // Before any work: a stuffed signature header would otherwise be parsed and compared entry by entry.
+    if (headersTooLarge(headers)) return { status: 431, reason: 'headers_too_large' };
     let event: WebhookEvent;
     try {
       const options = this.#options;
-      event = await verifyWebhook(body, signatureHeader(headers), options.secret, options);
+      const verified = verifyEvent(body, signatureHeader(headers), options.secret, options);
+      event = verified instanceof Promise ? await verified : verified;
       // Anything but a created_at within maxEventAge (NaN: missing or unparseable) is refused.
       if (
         !(
@@ -170,7 +198,7 @@ export class WebhookReceiver extends Listeners {
       pending = bounded(
         // Handler failures are settled inside #process: what rejects here is the store.
         this.#process(event, failed).catch((error: unknown) => failed('store_error', error)),
-        seconds * 1000,
+        this.#timers.handlers,
         () =>
           failed(
             'handler_error',
@@ -189,30 +217,39 @@ export class WebhookReceiver extends Listeners {
       this.#notify('duplicate', { id, type });
       return { status: 200, event, reason: 'duplicate' };
     };
-    if (await bounded(store.has(id))) return duplicate();
-    const claim = await claimEvent(store, id, this.#timeout);
-    // Another delivery holds the id, or finished it since `has`: a 409 makes the service come back.
-    if (!claim)
-      return (await bounded(store.has(id))) ? duplicate() : { status: 409, event, reason: 'in_progress' };
+    const token = `${this.#tokenPrefix}-${(++this.#tokens).toString(36)}`;
+    const claim = await claimEvent(store, id, this.#lease, token, this.#timers);
+    if (claim === 'done') return duplicate();
+    // Another delivery holds the id: a 409 makes the service come back.
+    if (claim === 'held') return { status: 409, event, reason: 'in_progress' };
     // Called here rather than through emit(), which drops their promises. A type without a dot is
     // never an event type, so a signed `type: 'handler_error'` reaches only the catch-all. A `once`
     // listener is taken out now (a concurrent event does not run it too) and put back if this event
     // fails, so the re-delivery runs it.
-    const listeners = (type.includes('.') ? [type, '*'] : ['*']).flatMap((name) => this.take(name as '*'));
+    const listeners = (type.includes('.') ? [type, '*'] : ['*']).flatMap((name) =>
+      this.#listeners.take(name),
+    );
     let done = false;
     try {
-      const outcomes = await Promise.allSettled(
-        listeners.map(async ([, fn, context]) =>
-          (fn as (event: WebhookEvent) => unknown).call(context, event),
-        ),
-      ).finally(claim.end);
-      const rejected = outcomes.find((outcome) => outcome.status === 'rejected');
+      // A handler that throws counts as one that rejects. Handlers that return no promise (a
+      // synchronous one) are not waited for: nothing to settle.
+      const results = listeners.map(([, fn, context]) => {
+        try {
+          return (fn as (event: WebhookEvent) => unknown).call(context, event);
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      });
+      const rejected = results.some(isThenable)
+        ? (await Promise.allSettled(results)).find((outcome) => outcome.status === 'rejected')
+        : undefined;
+      claim.end();
       if (rejected) {
         await claim.release();
         return failed('handler_error', rejected.reason);
       }
       try {
-        await bounded(store.add(id, this.#ttl, claim.token));
+        await bounded(store.add(id, this.#ttl, claim.token), this.#timers.store);
       } catch (error) {
         await claim.release();
         throw error;
@@ -220,8 +257,85 @@ export class WebhookReceiver extends Listeners {
       done = true;
       return { status: 200, event };
     } finally {
-      this.settle(listeners, done);
+      this.#listeners.settle(listeners, done);
     }
+  }
+
+  /**
+   * Runs `handler` for each verified event of type `name` (any event type string: `call.incoming`,
+   * `call.status_changed`, a type newer than this SDK), for every event (`'*'`), or for an
+   * observability event (`handler_error`, …). `context` is its `this` (the receiver by default).
+   */
+  on<Name extends string>(name: Name, handler: WebhookHandler<Name>, context?: unknown): this {
+    this.#listeners.on(name, handler, context, false);
+    return this;
+  }
+
+  /** Same as {@link WebhookReceiver.on}. */
+  addListener<Name extends string>(name: Name, handler: WebhookHandler<Name>, context?: unknown): this {
+    return this.on(name, handler, context);
+  }
+
+  /**
+   * As {@link WebhookReceiver.on}, for one event: spent once its event succeeded, and kept for the
+   * re-delivery when a handler of that event failed.
+   */
+  once<Name extends string>(name: Name, handler: WebhookHandler<Name>, context?: unknown): this {
+    this.#listeners.on(name, handler, context, true);
+    return this;
+  }
+
+  /**
+   * Removes the handlers of `name`: all of them, or those that are `handler` (and, when given, were
+   * registered with `context`, or with `once`).
+   */
+  off<Name extends string>(
+    name: Name,
+    handler?: WebhookHandler<Name>,
+    context?: unknown,
+    once?: boolean,
+  ): this {
+    this.#listeners.off(name, handler, context, once);
+    return this;
+  }
+
+  /** Same as {@link WebhookReceiver.off}. */
+  removeListener<Name extends string>(
+    name: Name,
+    handler?: WebhookHandler<Name>,
+    context?: unknown,
+    once?: boolean,
+  ): this {
+    return this.off(name, handler, context, once);
+  }
+
+  /** Removes every handler of `name`, or every handler of the receiver. */
+  removeAllListeners(name?: string): this {
+    this.#listeners.removeAll(name);
+    return this;
+  }
+
+  /** The handlers registered for `name`. */
+  listeners<Name extends string>(name: Name): WebhookHandler<Name>[] {
+    return this.#listeners.listeners(name) as WebhookHandler<Name>[];
+  }
+
+  /** How many handlers are registered for `name`. */
+  listenerCount(name: string): number {
+    return this.#listeners.count(name);
+  }
+
+  /** The names that have handlers. */
+  eventNames(): string[] {
+    return this.#listeners.names();
+  }
+
+  /**
+   * Calls the handlers of `name` with `args` without awaiting them, as eventemitter3's `emit` does
+   * (deliveries go through {@link WebhookReceiver.handle}, which awaits them); `true` when it had any.
+   */
+  emit<Name extends string>(name: Name, ...args: Parameters<WebhookHandler<Name>>): boolean {
+    return this.#listeners.emit(name, args);
   }
 
   /**
@@ -231,7 +345,7 @@ export class WebhookReceiver extends Listeners {
   #notify<
     Name extends 'verification_failed' | 'duplicate' | 'handler_error' | 'store_error' | 'body_already_read',
   >(name: Name, info: Parameters<WebhookReceiverEvents[Name]>[0]): void {
-    for (const [, fn, context] of this.take(name, true))
+    for (const [, fn, context] of this.#listeners.take(name, true))
       try {
         Promise.resolve((fn as (info: unknown) => unknown).call(context, info)).catch(() => {});
       } catch {}
@@ -250,7 +364,7 @@ export class WebhookReceiver extends Listeners {
    * or, when nobody listens, one process warning per receiver.
    */
   readonly #bodyAlreadyRead = (message: string): string => {
-    if (!this.#warned && !this.listenerCount('body_already_read')) {
+    if (!this.#warned && !this.#listeners.count('body_already_read')) {
       this.#warned = true;
       warn(message);
     }

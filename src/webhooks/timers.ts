@@ -1,33 +1,51 @@
+import type { Deadlines } from '../shared/deadlines.js';
 import { TelephonyError } from '../shared/telephony-error.js';
 
-/** A timer that does not keep a process alive (Node's `unref`; other runtimes' timers have none). */
-export function unref<T>(timer: T): T {
-  (timer as { unref?: () => void }).unref?.();
-  return timer;
-}
+const noStoreAnswer = (): never => {
+  throw new TelephonyError('no store answer within 2 s');
+};
 
 /**
- * `work`, or what `late()` gives (or throws) if `work` has not settled within `ms`; the timer is
- * cleared once either has. Beyond setTimeout's 24.8-day range (Infinity included) a timer would
- * fire at once: no timer then.
+ * `work` as it is when it is not a promise (a synchronous store: nothing to wait for); else `work`,
+ * or what `late()` gives (or throws) if `work` has not settled within the deadlines' time. Every
+ * time-out of one length shares one timer (`Deadlines`): a `setTimeout` + `clearTimeout` pair and a
+ * `Promise.race` per store call and per delivery were a fixed cost of every delivery.
  *
  * By default it bounds a store call: one that has not settled within 2 s rejects (`store_error`: the
  * delivery answers 500 and the service re-delivers later), whatever the driver does with it
  * meanwhile: node-redis queues commands while it reconnects, ioredis's offline queue holds them
  * ~17 s, and a frozen server answers nothing at all.
  */
+export function bounded<T>(work: PromiseLike<T>, deadlines: Deadlines, late?: () => T): Promise<T>;
+export function bounded<T>(work: T | PromiseLike<T>, deadlines: Deadlines, late?: () => T): T | Promise<T>;
 export function bounded<T>(
-  work: T | Promise<T>,
-  ms = 2e3,
-  late = (): T => {
-    throw new TelephonyError('no store answer within 2 s');
-  },
-): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([
-    work,
-    new Promise((resolve) => {
-      if (ms < 2 ** 31) timer = unref(setTimeout(resolve, ms));
-    }).then(late),
-  ]).finally(() => clearTimeout(timer));
+  work: T | PromiseLike<T>,
+  deadlines: Deadlines,
+  late: () => T = noStoreAnswer,
+): T | Promise<T> {
+  if (!isThenable(work)) return work;
+  return new Promise<T>((resolve, reject) => {
+    const watched = deadlines.watch(() => {
+      try {
+        resolve(late());
+      } catch (error) {
+        reject(error);
+      }
+    });
+    work.then(
+      (value) => {
+        deadlines.finish(watched);
+        resolve(value);
+      },
+      (error: unknown) => {
+        deadlines.finish(watched);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Whether `value` is a promise (or any thenable), to be awaited. */
+export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }

@@ -1,4 +1,4 @@
-import { TelephonyError } from '../shared/telephony-error.js';
+import { ValidationError } from '../shared/validation-error.js';
 import { matchesAny } from './crypto.js';
 import { WebhookVerificationError } from './errors.js';
 import type { WebhookEvent } from './events.js';
@@ -17,6 +17,10 @@ const RAW_BODY_HINT =
   "node:http, the Buffer chunks; Express, express.raw({ type: 'application/json' }); fetch, await request.arrayBuffer()";
 
 const decoder = new TextDecoder();
+
+/** A bad argument: a `ValidationError` whose one issue names it (never a raw `TypeError`). */
+export const badArgument = (path: string, message: string) =>
+  new ValidationError(message, [{ path, message }]);
 
 /**
  * Verifies a delivery's `Service-Signature` header (HMAC-SHA256 of the exact body, timestamp within
@@ -45,7 +49,9 @@ const decoder = new TextDecoder();
  * @param secret the webhook secret, or several during a rotation (any may match).
  * @throws {WebhookVerificationError} with `reason` and `status` when the delivery must be refused.
  * @throws {WebhookVerificationError} `malformed_payload` (400) when a correctly signed body is not a JSON event envelope.
- * @throws {TelephonyError} when called wrongly: a parsed body, a bad tolerance, no secret.
+ * @throws {ValidationError} (a rejection; its issue's `path` names the argument) when called wrongly: a
+ *   parsed body (`rawBody`), no secret (`secret`), options that are not an object (`options`), a bad
+ *   tolerance or now (`options.tolerance`, `options.now`).
  */
 export function verifyWebhook(
   rawBody: string | Uint8Array | ArrayBuffer,
@@ -53,16 +59,27 @@ export function verifyWebhook(
   secret: string | readonly string[],
   options: VerifyWebhookOptions = {},
 ): Promise<WebhookEvent> {
-  if (rawBody instanceof ArrayBuffer) rawBody = new Uint8Array(rawBody);
-  // Synchronous where the crypto is (Node): each avoided promise hop is measurable on small bodies.
   try {
-    const matched = check(rawBody, header, secret, options);
-    return typeof matched === 'boolean'
-      ? Promise.resolve(parse(rawBody, matched))
-      : matched.then((ok) => parse(rawBody, ok));
+    const event = verifyEvent(rawBody, header, secret, options);
+    return event instanceof Promise ? event : Promise.resolve(event);
   } catch (error) {
     return Promise.reject(error);
   }
+}
+
+/**
+ * {@link verifyWebhook}, synchronous where the crypto is (Node: each avoided promise hop is
+ * measurable on small bodies), throwing rather than rejecting; a promise only on the Web Crypto path.
+ */
+export function verifyEvent(
+  rawBody: string | Uint8Array | ArrayBuffer,
+  header: string | readonly string[] | null | undefined,
+  secret: string | readonly string[],
+  options: VerifyWebhookOptions,
+): WebhookEvent | Promise<WebhookEvent> {
+  const body = rawBody instanceof ArrayBuffer ? new Uint8Array(rawBody) : rawBody;
+  const matched = check(body, header, secret, options);
+  return typeof matched === 'boolean' ? parse(body, matched) : matched.then((ok) => parse(body, ok));
 }
 
 function check(
@@ -72,7 +89,7 @@ function check(
   options: VerifyWebhookOptions,
 ): boolean | Promise<boolean> {
   if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array))
-    throw new TelephonyError(RAW_BODY_HINT);
+    throw badArgument('rawBody', RAW_BODY_HINT);
   const { secrets, tolerance, now } = checkSettings(secret, options);
   const { timestamp, signatures } = parseSignatureHeader(header);
   // Written so that anything but a number within the window (NaN included) is refused.
@@ -100,21 +117,24 @@ function parse(rawBody: string | Uint8Array, matched: boolean): WebhookEvent {
 }
 
 /**
- * The secrets as a list, with the tolerance and now to use; throws a `TelephonyError` for settings
+ * The secrets as a list, with the tolerance and now to use; throws a `ValidationError` for settings
  * that would break verification. Shared with `WebhookReceiver`, which checks them at construction.
  */
 export function checkSettings(
   secret: string | readonly string[],
   options: VerifyWebhookOptions,
 ): { secrets: readonly string[]; tolerance: number; now: number } {
+  // `null` (or a number) where the options go would fail on destructuring, as a raw TypeError.
+  if (typeof options !== 'object' || options === null)
+    throw badArgument('options', 'options must be an object, e.g. { tolerance: 300 }, or left out');
   const { tolerance = 300, now = Date.now() / 1000 } = options;
   // A zero, negative or NaN tolerance, or a non-finite `now`, would silently disable or break the window.
   if (!(tolerance > 0 && tolerance < Infinity))
-    throw new TelephonyError('tolerance must be a positive number of seconds');
-  if (!Number.isFinite(now)) throw new TelephonyError('now must be a finite number of unix seconds');
+    throw badArgument('options.tolerance', 'tolerance must be a positive number of seconds');
+  if (!Number.isFinite(now)) throw badArgument('options.now', 'now must be a finite number of unix seconds');
   // An unset environment variable arrives here as undefined: say so rather than fail on `.length`.
   const secrets = typeof secret === 'string' ? [secret] : Array.isArray(secret) ? secret : [];
   if (!secrets.length || secrets.some((s) => typeof s !== 'string' || !s))
-    throw new TelephonyError('a non-empty webhook secret is required');
+    throw badArgument('secret', 'a non-empty webhook secret is required');
   return { secrets, tolerance, now };
 }

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   APIConnectionError,
   APIError,
+  type APIPromise,
   APITimeoutError,
   APIUserAbortError,
   AuthenticationError,
@@ -85,7 +86,7 @@ describe('API.md: Client', () => {
     // API.md's PagePromise<Call>, with the list's own pagination object typed.
     expectTypeOf(client.calls.listRecent).returns.toEqualTypeOf<PagePromise<Call, OffsetPagination>>();
     expectTypeOf(client.calls.listRecent).returns.toExtend<PagePromise<Call>>();
-    expectTypeOf(client.calls.get).returns.toEqualTypeOf<Promise<CallDetail>>();
+    expectTypeOf(client.calls.get).returns.toEqualTypeOf<APIPromise<CallDetail>>();
     expectTypeOf(client.calls.create).returns.resolves.toHaveProperty('id');
     // `ended_at` is null when a retry found the call already ended by an attempt whose answer was lost.
     expectTypeOf(client.calls.end).returns.resolves.toExtend<{
@@ -99,17 +100,17 @@ describe('API.md: Client', () => {
       transfer_to: string;
       transfer_type: string;
     }>();
-    expectTypeOf(client.stats.calls).returns.toEqualTypeOf<Promise<CallStats>>();
+    expectTypeOf(client.stats.calls).returns.toEqualTypeOf<APIPromise<CallStats>>();
     expectTypeOf(client.webhooks.create).returns.resolves.toBeObject();
     expectTypeOf(client.users.list).returns.toEqualTypeOf<PagePromise<User, NumberedPagination>>();
     expectTypeOf(client.users.list).returns.toExtend<PagePromise<User>>();
     expectTypeOf<Page<Call, OffsetPagination>['pagination']['has_more']>().toEqualTypeOf<boolean>();
     expectTypeOf<Page<User, NumberedPagination>['pagination']['pages']>().toEqualTypeOf<number>();
-    expectTypeOf(client.users.get).returns.toEqualTypeOf<Promise<User>>();
-    expectTypeOf(client.users.create).returns.toEqualTypeOf<Promise<User>>();
-    expectTypeOf(client.users.update).returns.toEqualTypeOf<Promise<User>>();
+    expectTypeOf(client.users.get).returns.toEqualTypeOf<APIPromise<User>>();
+    expectTypeOf(client.users.create).returns.toEqualTypeOf<APIPromise<User>>();
+    expectTypeOf(client.users.update).returns.toEqualTypeOf<APIPromise<User>>();
     expectTypeOf(client.users.delete).returns.resolves.toExtend<{ deleted: boolean; id: string }>();
-    expectTypeOf(client.request).returns.toEqualTypeOf<Promise<unknown>>();
+    expectTypeOf(client.request).returns.toEqualTypeOf<APIPromise<unknown>>();
     expectTypeOf<{
       method: 'GET';
       path: string;

@@ -16,6 +16,7 @@ import { compileVirtualFiles, root } from '../helpers/compile.js';
 
 const DOCS = [
   'README.md',
+  'docs/calls.md',
   'docs/core.md',
   'docs/observability.md',
   'docs/resources.md',

@@ -1,11 +1,14 @@
 /**
- * What an editor shows on hover. Results are named interfaces (`const call: Call`, `Page<User>`),
- * not the twenty-line structural type a `z.infer` alias expands to. The compiler prints the types
- * of a probe's variables exactly as a language service's quick info does.
+ * What an editor shows, from the built package (dist/, through the package's `exports`, as a user's
+ * editor sees it): results are named interfaces (`const call: Call`, `Page<User>`), not the
+ * twenty-line structural type a `z.infer` alias expands to; a hover on a field shows its doc;
+ * go-to-definition lands on a declaration named like the type.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
-import { compileVirtualFiles, root } from '../helpers/compile.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../../scripts/lib/tarball.js';
+import { builtPackageService, root } from '../helpers/compile.js';
 
 const probePath = `${root}test/contract/editor-probe.ts`;
 const probe = `
@@ -30,11 +33,28 @@ export const event = await verifyWebhook('{}', 't=1,v1=00', 'whsec_x');
 export const incoming = event.type === 'call.incoming' ? event : null;
 export const callEnded = event.type === 'call.ended' ? event : null;
 export const voicemail = event.type === 'voicemail.new' ? event.data.call : null;
+const listed = page.items[0];
+export const direction: string = listed ? listed.direction : '';
+export const endedAt: string = ended.ended_at;
+export const seconds = detail.duration;
+export const queue = detail.queue;
+export const lastLogin = user.last_login_at;
+export const byDay = stats.by_day;
 `;
 
+let service: ts.LanguageService;
+beforeAll(() => {
+  ensureBuilt();
+  service = builtPackageService(new Map([[probePath, probe]]));
+}, 120_000);
+
+/** The position just after the last occurrence of `text` in the probe (inside its last word). */
+const at = (text: string) => probe.lastIndexOf(text) + text.length - 1;
+
 function printedTypes(): Record<string, string> {
-  const program = compileVirtualFiles(new Map([[probePath, probe]]));
-  const source = program.getSourceFile(probePath);
+  const program = service.getProgram();
+  const source = program?.getSourceFile(probePath);
+  if (!program) throw new Error('no program');
   if (!source) throw new Error('probe not compiled');
   const errors = ts.getPreEmitDiagnostics(program, source);
   expect(errors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
@@ -73,6 +93,54 @@ describe('types as an editor shows them', () => {
       incoming: 'CallIncomingEvent | null',
       callEnded: 'CallEndedEvent | null',
       voicemail: 'WebhookCall | null',
+      listed: 'Call | undefined',
+      direction: 'string',
+      endedAt: 'string',
+      seconds: 'number',
+      queue: 'CallQueue | null | undefined',
+      lastLogin: 'string | null | undefined',
+      byDay: 'DailyCallStats[] | undefined',
     });
-  }, 30_000);
+  }, 60_000);
+
+  it('a hover on a result field shows its doc, from dist/', () => {
+    const doc = (text: string) =>
+      ts.displayPartsToString(service.getQuickInfoAtPosition(probePath, at(text))?.documentation);
+    expect(doc('detail.duration')).toMatch(/Talk time in \*\*seconds\*\*/);
+    expect(doc('user.last_login_at')).toMatch(/before the first login/);
+    expect(doc('stats.by_day')).toMatch(/present when `group_by` is `day`/);
+    expect(doc('ended.ended_at')).toMatch(/End time/);
+  });
+
+  it('go-to-definition lands on a declaration named like the type, in a file of dist/', () => {
+    // `duration` is a list-form field, which the detail form inherits from `Call`.
+    for (const [text, name, container] of [
+      ['detail.duration', 'duration', 'Call'],
+      ['detail.queue', 'queue', 'CallDetail'],
+      ['user.last_login_at', 'last_login_at', 'User'],
+      ['client.calls.get', 'get', 'Calls'],
+    ] as const) {
+      const [definition] = service.getDefinitionAtPosition(probePath, at(text)) ?? [];
+      expect(definition?.fileName).toMatch(/\/dist\/[^/]+\.d\.c?ts$/);
+      expect([definition?.name, definition?.containerName]).toEqual([name, container]);
+    }
+  });
+
+  it('no internal helper appears in the declarations', () => {
+    const dist = `${root}dist/`;
+    const declarations = readdirSync(dist, { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.d\.c?ts$/.test(file) && !file.startsWith('node'))
+      .map((file) => readFileSync(dist + file, 'utf8'))
+      .join('\n');
+    expect(declarations).toContain('interface CallDetail');
+    for (const internal of [
+      /\bFailSafeState\b/,
+      /\bClientEmitter\b/,
+      /\bMemoryState\b/,
+      /ArgumentMap/,
+      /\bclass Listeners\b|extends Listeners\b/,
+      /Lives in/,
+    ])
+      expect(declarations).not.toMatch(internal);
+  });
 });

@@ -1,23 +1,16 @@
 import { HttpResponse, http } from 'msw';
 import { type APIError, TelephonyClient } from 'telephony-sdk';
 import type { ClientOptions } from '../../src/core/options.js';
+import { CANARY } from './canary.js';
 import { fakeClock } from './clock.js';
+import { suiteLogger } from './secret-scan.js';
 
 export const BASE = 'https://api.test';
 export const BASE_V1 = 'https://legacy.test';
 
-/** Distinctive credentials: no error, event or inspection may ever contain them. */
-export const CANARY = {
-  clientId: 'client_CANARY_ID',
-  clientSecret: 'sk_CANARY_SECRET_9f3a1c',
-  apiKey: 'ak_CANARY_KEY_77b2e0',
-  accessToken: 'at_CANARY_TOKEN_5d41e8',
-} as const;
+export { CANARY, SECRETS } from './canary.js';
 
-/** Every secret value of CANARY (clientId is not a secret). */
-export const SECRETS = [CANARY.clientSecret, CANARY.apiKey, CANARY.accessToken] as const;
-
-/** A client on BASE/BASE_V1 with canary credentials, a fake clock, and no real waits. */
+/** A client on BASE/BASE_V1 with canary credentials, a fake clock, no real waits, and debug logs that are scanned for secrets. */
 export function testClient(overrides: ClientOptions = {}): TelephonyClient {
   return new TelephonyClient({
     baseUrl: BASE,
@@ -26,6 +19,9 @@ export function testClient(overrides: ClientOptions = {}): TelephonyClient {
     clientSecret: CANARY.clientSecret,
     apiKey: CANARY.apiKey,
     clock: fakeClock(),
+    // Every line is scanned for the canaries after each test (log-scan.setup.ts).
+    logger: suiteLogger,
+    logLevel: 'debug',
     ...overrides,
   });
 }

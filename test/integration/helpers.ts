@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http';
 import { type Clock, TelephonyClient } from 'telephony-sdk';
 import {
   createSandbox,
@@ -5,13 +6,25 @@ import {
   type Sandbox,
   type SandboxOptions,
 } from 'telephony-sdk/testing';
+import type { WebhookReceiver } from 'telephony-sdk/webhooks';
 import { afterEach } from 'vitest';
 
 const servers: ListeningSandbox[] = [];
+const receivers: Server[] = [];
 
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
+  await Promise.all(receivers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
 });
+
+/** Serves `receiver.nodeHandler` on 127.0.0.1 (closed after the test); resolves to its URL. */
+export async function mountReceiver(receiver: WebhookReceiver, path = '/hooks'): Promise<string> {
+  const server = createServer(receiver.nodeHandler);
+  receivers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}${path}`;
+}
 
 type ClientOptions = ConstructorParameters<typeof TelephonyClient>[0];
 

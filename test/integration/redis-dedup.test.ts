@@ -38,11 +38,11 @@ describe.each(redisClients)('redisDedupStore over %s', (_name, connect) => {
     expect(await a.has('evt_1')).toBe(true);
     expect(await b.has('evt_1')).toBe(true);
     expect(await b.has('evt_2')).toBe(false);
-    const ttl = Number(await raw.command('TTL', 'telephony:webhook:evt_1:done'));
+    const ttl = Number(await raw.command('TTL', 'telephony:webhook:evt_1:event'));
     expect(ttl).toBeGreaterThan(86_390);
     expect(ttl).toBeLessThanOrEqual(86_400);
     await a.add('evt_short', 0.2); // EX takes whole seconds: at least 1
-    expect(Number(await raw.command('TTL', 'telephony:webhook:evt_short:done'))).toBe(1);
+    expect(Number(await raw.command('TTL', 'telephony:webhook:evt_short:event'))).toBe(1);
   });
 
   it('claim: one instance gets it, for its lease; release frees it; a claim is not "processed"', async () => {
@@ -52,7 +52,7 @@ describe.each(redisClients)('redisDedupStore over %s', (_name, connect) => {
     expect(await b.claim!('evt_1', 30)).toBe(false);
     expect(await a.claim!('evt_1', 30)).toBe(false); // not re-entrant: one processing at a time
     expect(await b.has('evt_1')).toBe(false);
-    const ttl = Number(await raw.command('TTL', 'telephony:webhook:evt_1:claim'));
+    const ttl = Number(await raw.command('TTL', 'telephony:webhook:evt_1:event'));
     expect(ttl).toBeGreaterThan(25);
     expect(ttl).toBeLessThanOrEqual(30);
     await a.release!('evt_1');
@@ -63,7 +63,7 @@ describe.each(redisClients)('redisDedupStore over %s', (_name, connect) => {
   it('issue 18: a claim is its token’s: renewed by it, never taken, renewed or released by another token', async () => {
     const raw = await connect(server);
     const [a, b] = [redisDedupStore(raw.client), redisDedupStore((await connect(server)).client)];
-    const claimKey = 'telephony:webhook:evt_t:claim';
+    const claimKey = 'telephony:webhook:evt_t:event';
     expect(await a.claim!('evt_t', 30, 'token-a')).toBe(true);
     expect(await raw.command('GET', claimKey)).toBe('token-a');
     expect(await b.claim!('evt_t', 30, 'token-b')).toBe(false);
@@ -80,7 +80,7 @@ describe.each(redisClients)('redisDedupStore over %s', (_name, connect) => {
   it('issue 18: once a claim expires another token may take it, and the lapsed holder can neither release nor renew it', async () => {
     const raw = await connect(server);
     const [a, b] = [redisDedupStore(raw.client), redisDedupStore((await connect(server)).client)];
-    const claimKey = 'telephony:webhook:evt_x:claim';
+    const claimKey = 'telephony:webhook:evt_x:event';
     expect(await a.claim!('evt_x', 30, 'token-a')).toBe(true);
     // The lease lapses (1 ms left) instead of a 30 s wait; Redis expires it on the next read.
     await raw.command('PEXPIRE', claimKey, '1');
@@ -91,16 +91,57 @@ describe.each(redisClients)('redisDedupStore over %s', (_name, connect) => {
     expect(await raw.command('GET', claimKey)).toBe('token-b');
   });
 
-  it('issue 18: the lease is in milliseconds (PX), at least 1; add leaves the claim to lapse', async () => {
+  it('issue 18: the lease is in milliseconds (PX), at least 1; add ends the claim in the same write', async () => {
     const raw = await connect(server);
     const store = redisDedupStore(raw.client);
     await store.claim!('evt_l', 1.5, 'token-a');
-    const pttl = Number(await raw.command('PTTL', 'telephony:webhook:evt_l:claim'));
+    const pttl = Number(await raw.command('PTTL', 'telephony:webhook:evt_l:event'));
     expect(pttl).toBeGreaterThan(1_000);
     expect(pttl).toBeLessThanOrEqual(1_500);
     await store.add('evt_l', 60, 'token-a');
     expect(await store.has('evt_l')).toBe(true);
-    expect(await raw.command('GET', 'telephony:webhook:evt_l:claim')).toBe('token-a');
+    expect(await raw.command('GET', 'telephony:webhook:evt_l:event')).toBe('done');
+    // Neither a renewal nor a release by the finished delivery's token touches `done`.
+    expect(await store.claim!('evt_l', 30, 'token-a')).toBe(false);
+    await store.release!('evt_l', 'token-a');
+    await store.release!('evt_l');
+    expect(await store.has('evt_l')).toBe(true);
+  });
+
+  it('begin: claimed (the key then holds the token for the lease), held by another token, or done', async () => {
+    const raw = await connect(server);
+    const [a, b] = [redisDedupStore(raw.client), redisDedupStore((await connect(server)).client)];
+    expect(await a.begin('evt_b', 30, 'token-a')).toBe('claimed');
+    expect(await raw.command('GET', 'telephony:webhook:evt_b:event')).toBe('token-a');
+    expect(Number(await raw.command('PTTL', 'telephony:webhook:evt_b:event'))).toBeGreaterThan(25_000);
+    expect(await b.begin('evt_b', 30, 'token-b')).toBe('held');
+    expect(await raw.command('GET', 'telephony:webhook:evt_b:event')).toBe('token-a');
+    await a.add('evt_b', 60, 'token-a');
+    expect(await b.begin('evt_b', 30, 'token-b')).toBe('done');
+  });
+
+  it('a delivery costs 2 Redis commands, counted by the server (INFO commandstats), scripts’ inner ones included', async () => {
+    const raw = await connect(server);
+    const receiver = new WebhookReceiver({ secret: SECRET, store: redisDedupStore(raw.client) });
+    let runs = 0;
+    receiver.on('call.incoming', () => void runs++);
+    await raw.command('CONFIG', 'RESETSTAT');
+    for (let i = 0; i < 40; i++)
+      expect((await receiver.handle(await delivery(`evt_n${i}`))).status).toBe(200);
+    const info = String(await raw.command('INFO', 'commandstats'));
+    const calls: Record<string, number> = {};
+    for (const [, name = '', count] of info.matchAll(/^cmdstat_([\w|]+):calls=(\d+)/gm))
+      if (!/^(config|info)/.test(name)) calls[name] = Number(count);
+    expect(runs).toBe(40);
+    expect(calls).toEqual({ set: 80 });
+    // A re-delivery of a processed event: one command, handlers not run.
+    await raw.command('CONFIG', 'RESETSTAT');
+    expect(await receiver.handle(await delivery('evt_n0'))).toMatchObject({
+      status: 200,
+      reason: 'duplicate',
+    });
+    expect(String(await raw.command('INFO', 'commandstats'))).toMatch(/^cmdstat_set:calls=1,/m);
+    expect(runs).toBe(40);
   });
 
   it('50 concurrent claims of one id from two connections: exactly one wins', async () => {
@@ -114,13 +155,13 @@ describe.each(redisClients)('redisDedupStore over %s', (_name, connect) => {
     expect(won.filter(Boolean)).toHaveLength(1);
   });
 
-  it('keys: <prefix>webhook:<id>:done and :claim, under a custom prefix too; a brace in the prefix is refused', async () => {
+  it('keys: one per event, <prefix>webhook:<id>:event, under a custom prefix too; a brace in the prefix is refused', async () => {
     const raw = await connect(server);
     await redisDedupStore(raw.client).add('evt_k', 60);
     await redisDedupStore(raw.client, { prefix: 'app1:' }).claim!('evt_k', 60);
     expect(((await raw.command('KEYS', '*')) as string[]).sort()).toEqual([
-      'app1:webhook:evt_k:claim',
-      'telephony:webhook:evt_k:done',
+      'app1:webhook:evt_k:event',
+      'telephony:webhook:evt_k:event',
     ]);
     expect(() => redisDedupStore(raw.client, { prefix: '{app}:' })).toThrow(TypeError);
   });

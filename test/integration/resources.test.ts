@@ -36,6 +36,22 @@ describe('calls over real HTTP', () => {
     await expect(sdk.calls.get('call_missing')).rejects.toMatchObject({ status: 404, code: 'not_found' });
   });
 
+  it('legacyCalls.list reads GET /v1/calls in the short form, with the API key, page by page', async () => {
+    const { client } = await serveSandbox();
+    const sdk = client();
+    const placed = new Set<string>();
+    for (let i = 0; i < 3; i++) placed.add((await sdk.calls.create({ to: '+15551234567' })).id);
+    const listed: unknown[] = [];
+    for await (const call of sdk.legacyCalls.list({ per_page: 2, status: 'initiating' })) listed.push(call);
+    expect(new Set(listed.map((call) => (call as { id: string }).id))).toEqual(placed);
+    expect(listed[0]).toEqual({
+      id: expect.any(String),
+      from: expect.any(String),
+      to: '+15551234567',
+      status: 'initiating',
+    });
+  });
+
   it('listRecent walks every page with offset pagination, newest first, one request per page', async () => {
     const { sandbox, client } = await serveSandbox();
     const sdk = client();

@@ -1,20 +1,6 @@
-import { createServer, type Server } from 'node:http';
 import { WebhookReceiver } from 'telephony-sdk/webhooks';
-import { afterEach, describe, expect, it } from 'vitest';
-import { serveSandbox } from './helpers.js';
-
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
-
-async function mount(receiver: WebhookReceiver): Promise<string> {
-  const server = createServer(receiver.nodeHandler);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks`;
-}
+import { describe, expect, it } from 'vitest';
+import { mountReceiver, serveSandbox } from './helpers.js';
 
 describe('webhooks end to end', () => {
   it('the sandbox signs, the receiver verifies, handlers see typed call events', async () => {
@@ -28,7 +14,7 @@ describe('webhooks end to end', () => {
     receiver.on('call.missed', async (event) => {
       seen.push(event.type);
     });
-    const url = await mount(receiver);
+    const url = await mountReceiver(receiver);
     await client().webhooks.create({
       url,
       events: ['call.incoming', 'call.missed'],
@@ -54,7 +40,7 @@ describe('webhooks end to end', () => {
       const { call } = event.data as { call: { id: string; status: string } };
       seen.push(`${event.type}:${call.id}:${call.status}`);
     });
-    const url = await mount(receiver);
+    const url = await mountReceiver(receiver);
     await client().webhooks.create({
       url,
       events: ['call.missed', 'voicemail.new'],
@@ -80,7 +66,7 @@ describe('webhooks end to end', () => {
       ids.push(event.id);
       if (failures-- > 0) throw new Error('database down');
     });
-    const url = await mount(receiver);
+    const url = await mountReceiver(receiver);
     await client().webhooks.create({ url, events: ['call.incoming'], secret: 'whsec_integration' });
     sandbox.simulateIncomingCall({ from: '+15557654321' });
     await sandbox.idle();
@@ -101,7 +87,7 @@ describe('webhooks end to end', () => {
     receiver.on('*', (event) => {
       seen.push(`${event.type}:${(event.data as { call: { status: string } }).call.status}`);
     });
-    const callbackUrl = await mount(receiver);
+    const callbackUrl = await mountReceiver(receiver);
     await client().calls.create({ to: '+15551234567', callback_url: callbackUrl });
     await sandbox.advance(35_000);
     expect(seen).toEqual([
@@ -114,7 +100,7 @@ describe('webhooks end to end', () => {
 
   it('a wrong secret is refused with 401 and retried', async () => {
     const { sandbox, client } = await serveSandbox({ clock: { start: Date.now() } });
-    const url = await mount(new WebhookReceiver({ secret: 'a_different_secret' }));
+    const url = await mountReceiver(new WebhookReceiver({ secret: 'a_different_secret' }));
     await client().webhooks.create({ url, events: ['call.incoming'], secret: 'whsec_integration' });
     sandbox.simulateIncomingCall({ from: '+15557654321' });
     await sandbox.advance(10_000);

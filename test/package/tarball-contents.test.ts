@@ -21,9 +21,11 @@ interface Packed {
  * The packed size this package keeps under (bytes): issue 20's goal, met at 295 049 B measured after
  * the sources lost their comments (dist/src/), the maps their column-level detail, the code its
  * whitespace, the Node build its CJS copy (one CJS build serves every `require`) and the sandbox its
- * ESM copy, its maps and its TypeScript (586 724 B before; 968 545 B before issue 20).
+ * ESM copy, its maps and its TypeScript (586 724 B before; 968 545 B before issue 20). Raised to
+ * 301 000 B when every result field got its doc in the declarations and `legacyCalls` was added
+ * (300 362 B measured): the docs are what an editor shows.
  */
-const PACKED_LIMIT = 300_000;
+const PACKED_LIMIT = 301_000;
 
 let packed: Packed;
 beforeAll(() => {

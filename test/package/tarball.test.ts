@@ -184,45 +184,6 @@ describe.each(
   });
 });
 
-describe.each([
-  ['ESM import', 'start.mjs', "const sdk = await import('telephony-sdk');"],
-  ['CJS require', 'start.cjs', "const sdk = require('telephony-sdk');"],
-])('packed tarball, the Node build, %s: ky is evaluated at the first request', (_format, file, load) => {
-  // ky's import makes Node load its fetch implementation (undici): the Node build defers it
-  // (scripts/lib/lazy-ky.ts), so loading the SDK and constructing a client do not pay for it.
-  const script = `(async () => {
-${load}
-const fetchLoaded = () => process.moduleLoadList.some((name) => name.includes('undici'));
-const result = {};
-let attempts = 0;
-const client = new sdk.TelephonyClient({
-  baseUrl: 'http://127.0.0.1:9',
-  accessToken: 't',
-  maxRetries: 1,
-  clock: { now: () => Date.now(), sleep: () => Promise.resolve() },
-  fetch: async (request) => {
-    attempts++;
-    const status = request.url.endsWith('/gone') ? 404 : attempts === 1 ? 503 : 200;
-    return new Response(JSON.stringify({ status: 'success', data: { ok: true } }), { status });
-  },
-});
-result.fetchLoadedAtStart = fetchLoaded();
-result.answer = await client.request({ method: 'GET', path: '/v2/ok' });
-result.attempts = attempts;
-result.notFound = await client.request({ method: 'GET', path: '/v2/gone' }).catch((error) => error instanceof sdk.NotFoundError);
-console.log(JSON.stringify(result));
-})();`;
-
-  it('loads the SDK and constructs a client without loading Node’s fetch; then retries a 503 and maps a 404 as before', () => {
-    expect(run(project, file, script)).toEqual({
-      fetchLoadedAtStart: false,
-      answer: { status: 'success', data: { ok: true } },
-      attempts: 2,
-      notFound: true,
-    });
-  });
-});
-
 describe('packed tarball, bundlers', () => {
   /** The package files an esbuild bundle of every entry takes from node_modules (relative to it). */
   async function bundledInputs(options: {

@@ -1,4 +1,6 @@
 import { invalid, TelephonyError } from '../errors.js';
+import type { Pacer } from '../pacing/pacer.js';
+import type { ClientCredentialsSettings } from './client-credentials.js';
 
 /** One way of getting the bearer value for a request. */
 export interface Credential {
@@ -76,10 +78,23 @@ export class CallbackCredential implements Credential {
 }
 
 /**
- * A credential whose code is loaded on first use (the client-credentials flow: token cache, shared
- * token, token request), so a client that never uses it does not carry it.
+ * The client-credentials flow (token cache, shared token, token request: client-credentials.ts),
+ * its code loaded by `import()` when the client is made, so a bundle splits it off what a client
+ * with another credential loads.
  */
-export class LazyCredential implements Credential {
+export function clientCredentialsFlow(
+  settings: ClientCredentialsSettings,
+  pacer: Promise<Pacer>,
+): Credential {
+  return new LazyCredential(
+    Promise.all([import('./client-credentials.js'), pacer]).then(([flow, loaded]) =>
+      flow.clientCredentials(settings, loaded),
+    ),
+  );
+}
+
+/** A credential whose code is loaded on first use: it asks for a bearer once it is loaded. */
+class LazyCredential implements Credential {
   readonly refreshable = true;
   readonly #load: Promise<Credential>;
   #loaded: Credential | undefined;

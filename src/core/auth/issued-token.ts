@@ -1,20 +1,10 @@
-import type { ResponseValidationError } from '../errors.js';
-import type { isHeaderSafe } from './credentials.js';
-
-/**
- * What the check uses of the code every client loads, handed in by token-parts.ts: a browser loads
- * this file with the client-credentials flow, on first use, and a chunk that imported them would
- * split them off the first load into a chunk of their own.
- */
-export interface TokenCheckParts {
-  ResponseValidationError: typeof ResponseValidationError;
-  isHeaderSafe: typeof isHeaderSafe;
-}
+import { ResponseValidationError } from '../errors.js';
+import { isHeaderSafe } from './credentials.js';
 
 /** What a successful token request gave. */
 export interface IssuedToken {
   access_token: string;
-  /** Seconds the client uses the token for (see {@link lifetimeOf}). */
+  /** Seconds the token is valid for, as the answer said (see {@link lifetimeOf}). */
   expires_in: number;
   /** The granted scope, when the answer names one (a token read from the shared state does not). */
   scope?: string | undefined;
@@ -22,21 +12,21 @@ export interface IssuedToken {
 
 /** Lifetime used when the answer has no readable `expires_in` (RFC 6749 makes it optional): short, so a 401 is rare and a longer-lived token is only renewed early. */
 const DEFAULT_LIFETIME_S = 300;
-/** Shortest lifetime used: `expires_in: 0` (or 1) must not cost one token request per call. */
-const MIN_LIFETIME_S = 10;
 /** Longest lifetime used: a token is renewed at least daily, whatever the answer claimed. */
 const MAX_LIFETIME_S = 86_400;
 
 /**
- * The seconds a token is used for: `expires_in` as a number or a numeric string, kept within
- * [{@link MIN_LIFETIME_S}, {@link MAX_LIFETIME_S}]; {@link DEFAULT_LIFETIME_S} when it is missing or
- * unreadable. The token itself is what the call needs: a doubtful lifetime never fails it.
+ * The seconds a token is valid for: `expires_in` as a number or a numeric string, at most
+ * {@link MAX_LIFETIME_S} and never more than the answer said (a negative one is 0: the token is
+ * used only by the calls that waited for it); {@link DEFAULT_LIFETIME_S} when it is missing or
+ * unreadable. The token itself is what the call needs: a doubtful lifetime never fails it. A short
+ * lifetime is not stretched: the token cache spaces its token requests instead (token-cache.ts).
  */
 function lifetimeOf(expiresIn: unknown): number {
   const seconds =
     typeof expiresIn === 'string' && /^\d+(?:\.\d+)?$/.test(expiresIn.trim()) ? Number(expiresIn) : expiresIn;
   if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return DEFAULT_LIFETIME_S;
-  return Math.min(MAX_LIFETIME_S, Math.max(MIN_LIFETIME_S, seconds));
+  return Math.min(MAX_LIFETIME_S, Math.max(0, seconds));
 }
 
 /**
@@ -44,8 +34,7 @@ function lifetimeOf(expiresIn: unknown): number {
  * An answer without a string `access_token`, or whose `access_token` cannot go in an HTTP header
  * (empty, control or non-Latin-1 character), is a `ResponseValidationError` (without the value).
  */
-export function issuedToken(answer: unknown, operation: string, parts: TokenCheckParts): IssuedToken {
-  const { ResponseValidationError, isHeaderSafe } = parts;
+export function issuedToken(answer: unknown, operation: string): IssuedToken {
   const parsed = answer as Record<string, unknown> | undefined;
   const data = parsed?.data as Record<string, unknown> | undefined;
   const payload = data?.access_token !== undefined ? data : parsed;

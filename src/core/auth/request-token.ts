@@ -1,5 +1,5 @@
 import type { ClientEmitter } from '../events.js';
-import { type IssuedToken, issuedToken, type TokenCheckParts } from './issued-token.js';
+import { type IssuedToken, issuedToken } from './issued-token.js';
 
 /** Posts the token request's form (the transport's) and resolves to its answer's JSON and operation name. */
 export type TokenPost = (form: string) => Promise<{ answer: unknown; operation: string }>;
@@ -7,7 +7,6 @@ export type TokenPost = (form: string) => Promise<{ answer: unknown; operation: 
 /** The client-credentials token request: its form, and the `'token'` event for what it gave. */
 export async function requestToken(
   post: TokenPost,
-  parts: TokenCheckParts,
   events: ClientEmitter,
   clientId: string | undefined,
   clientSecret: string,
@@ -20,7 +19,7 @@ export async function requestToken(
   });
   if (scope !== undefined) form.set('scope', scope);
   const { answer, operation } = await post(form.toString());
-  const issued = issuedToken(answer, operation, parts);
+  const issued = issuedToken(answer, operation);
   events.emit('token', { expires_in: issued.expires_in, scope: issued.scope });
   return issued;
 }

@@ -113,6 +113,8 @@ export class SharedTokenSource implements TokenSource {
       );
       (renewal as { unref?: () => void }).unref?.();
     }
+    // The token's life counts from the request's start, as TokenCache's does.
+    const startedAt = this.#clock.now();
     let issued: IssuedToken;
     try {
       issued = await this.#request();
@@ -122,11 +124,10 @@ export class SharedTokenSource implements TokenSource {
     } finally {
       clearInterval(renewal);
     }
-    const now = this.#clock.now();
     const token = {
       accessToken: issued.access_token,
-      expiresAt: now + issued.expires_in * 1000,
-      obtainedAt: now,
+      expiresAt: startedAt + issued.expires_in * 1000,
+      obtainedAt: startedAt,
     };
     // Frees the lock only if this client still holds it.
     await this.#failSafe.run('writeToken', (state) => state.writeToken(this.#key, token, this.#holder));

@@ -19,6 +19,13 @@ const MANDATORY_MARGIN_MS = 10_000;
 /** After a failed refresh, no new one before 1 s, then 2 s, 4 s, … up to 30 s; a success resets it. */
 const BACKOFF_FIRST_MS = 1_000;
 const BACKOFF_MAX_MS = 30_000;
+/**
+ * The shortest time between the starts of two token requests, on the client's clock. A token is
+ * used only within the life its answer gave it (`expires_in: 0` or 1 included), so what keeps a
+ * short-lived token from costing a request per call is this gap with the single flight: at most
+ * one request a second, which every call needing a token waits for.
+ */
+export const TOKEN_REQUEST_GAP_MS = 1_000;
 
 /** The renewal point of a token of lifetime `lifetimeMs` that expires at `expiresAt`: the advisory window's start. */
 export function renewalPoint(expiresAt: number, lifetimeMs: number): number {
@@ -62,6 +69,8 @@ export class TokenCache implements Credential {
   #retryAt = 0;
   /** What the last refresh failed with: the answer, until {@link #retryAt}, of a caller without a token. */
   #failure: unknown;
+  /** When the last token request started (client clock): the next waits {@link TOKEN_REQUEST_GAP_MS}. */
+  #requestedAt = Number.NEGATIVE_INFINITY;
 
   constructor(source: TokenSource, clock: Clock) {
     this.#source = source;
@@ -139,9 +148,17 @@ export class TokenCache implements Credential {
     return flight;
   }
 
-  /** One token request; records its token (unless invalidated meanwhile) or its failure. */
+  /**
+   * One token request, at least {@link TOKEN_REQUEST_GAP_MS} after the last one started; records its
+   * token (unless invalidated meanwhile) or its failure. The token's life counts from the request's
+   * start: the answer's `expires_in` began when the service issued it, which is no earlier.
+   */
   async #refresh(): Promise<string> {
     const generation = this.#generation;
+    const gap = this.#requestedAt + TOKEN_REQUEST_GAP_MS - this.#clock.now();
+    if (gap > 0) await this.#clock.sleep(gap);
+    const startedAt = this.#clock.now();
+    this.#requestedAt = startedAt;
     let issued: IssuedToken;
     try {
       issued = await this.#source.obtain();
@@ -151,13 +168,12 @@ export class TokenCache implements Credential {
       this.#retryAt = this.#clock.now() + refreshBackoffMs(this.#failures);
       throw error;
     }
-    const now = this.#clock.now();
     this.#failures = 0;
     this.#retryAt = 0;
     if (generation === this.#generation) {
       const lifetimeMs = issued.expires_in * 1000;
       this.#token = issued.access_token;
-      this.#expiresAt = now + lifetimeMs;
+      this.#expiresAt = startedAt + lifetimeMs;
       this.#advisoryAt = renewalPoint(this.#expiresAt, lifetimeMs);
       this.#mandatoryAt = this.#expiresAt - Math.min(MANDATORY_MARGIN_MS, lifetimeMs / 6);
     }

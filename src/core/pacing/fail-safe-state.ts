@@ -1,6 +1,6 @@
+import { Deadlines } from '../../shared/deadlines.js';
 import type { Clock } from '../clock.js';
 import type { ClientEmitter } from '../events.js';
-import { Deadlines } from './deadlines.js';
 import { type FleetBudget, MemoryState, type SharedState } from './shared-state.js';
 
 /** After a store failure the client keeps to its local state this long before trying the store again. */

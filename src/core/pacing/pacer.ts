@@ -93,6 +93,3 @@ export class Pacer {
     return this.failSafe.run('pause', (state) => state.pause(scope, ms, now));
   }
 }
-
-/** A client's {@link Pacer}, over its `sharedState` or its own memory (the transport's way to make one). */
-export const sharedParts = (...args: ConstructorParameters<typeof Pacer>): Pacer => new Pacer(...args);

@@ -2,7 +2,7 @@ import type { FailSafeState } from './fail-safe-state.js';
 
 /**
  * State that clients share so that a fleet behaves like one client: the rate budget, 429 pauses and
- * the OAuth token. The in-memory {@link MemoryState} is every client's default (per client);
+ * the OAuth token. An in-memory state of its own is every client's default;
  * `telephony-sdk/redis` shares it across processes. Keys passed in never contain a secret or a
  * token; values may hold the access token.
  */

@@ -39,7 +39,9 @@ export type Failure =
   /** The SDK did not send: the rate budget or a 429's pause would hold the call longer than `maxRetryAfter`. */
   | { kind: 'held_back'; waitMs: number; reason: 'pacing' | 'paused'; maxRetryAfterMs: number }
   /** A 2xx answer the SDK could not read or parse (a stalled or too long body, bad JSON). */
-  | { kind: 'unreadable'; error: TelephonyError };
+  | { kind: 'unreadable'; error: TelephonyError }
+  /** The call's `totalTimeout` passed (`inFlight`: during an attempt), or a wait would have passed it. */
+  | { kind: 'deadline'; totalMs: number; inFlight: boolean };
 
 /** What the error says of the call it ends. */
 export interface CallFacts {
@@ -118,6 +120,11 @@ function errorAndOutcome(failure: Failure, call: CallFacts): { error: TelephonyE
       return { error: heldBack(failure, call), outcome: unsent };
     case 'unreadable':
       return { error: failure.error, outcome: 'unknown' };
+    case 'deadline':
+      return {
+        error: new APITimeoutError(`${call.operation} passed its totalTimeout of ${failure.totalMs} ms`),
+        outcome: failure.inFlight ? 'unknown' : unsent,
+      };
   }
 }
 

@@ -1,33 +1,31 @@
 import * as z from 'zod/mini';
 import { sendChecked } from '../checked-send.js';
 import { TelephonyError } from '../errors.js';
+import { paramNames, refuseNamed } from '../request/extra.js';
 import { operationName } from '../request/method.js';
 import { validateParams } from '../request/params.js';
 import { nextCall } from '../tracing/traced-call.js';
 import type { HttpMethod, RequestOptions, Transport } from '../types.js';
+import { APIPromise, type WithResponse } from './api-promise.js';
 import { unwrapSuccess } from './envelope.js';
 import { parseResponse } from './guard.js';
+import { startWalk, type Walk, walkOn } from './live-walk.js';
 import type { Pagination, PaginationStrategy, Query } from './pagination.js';
 
 /** A list endpoint, as a resource describes it. */
-export interface ListSpec<
-  Item extends z.core.$ZodType,
-  P extends Pagination,
-  Variant extends z.core.$ZodType = Item,
-> {
+export interface ListSpec<Item extends z.core.$ZodType, P extends Pagination> {
   method: HttpMethod;
   path: string;
   query: { schema: z.core.$ZodType; value: unknown };
   /** Key of the item array in `data` (`calls`, `users`). */
   items: string;
   itemSchema: Item;
-  /**
-   * A documented second form of the items (SPEC.md's short calls). `rewrite` answers true for an
-   * item in that form, having turned it into `schema`'s shape in place, and the item is checked
-   * against `schema`; every other item is checked against `itemSchema`, as strictly as ever.
-   */
-  variant?: { schema: Variant; rewrite: (item: unknown) => boolean };
   pagination: PaginationStrategy<P>;
+  /**
+   * The list is newest first and grows at its front while it is walked (`calls/recent`): a walk then
+   * yields each item that existed when it began once (`live-walk.ts`), telling items apart by `id`.
+   */
+  growsAtFront?: { id: (item: z.output<Item>) => string };
 }
 
 /**
@@ -50,8 +48,9 @@ export class Page<T, P extends Pagination = Pagination> {
   /**
    * `true` when another page follows: the service says so (`has_more` in v2, `page < pages` in v1),
    * this page is not empty, the items so far (from the first page awaited) are fewer than `total`
-   * (in v2, `offset` + items too), and this page starts where it was asked to or further (a page that
-   * repeats or goes back has none). `false` exactly when `for await` would stop after this page.
+   * (in v2, `offset` + items too; for `calls.listRecent`, the calls that existed when the walk began),
+   * and this page starts where it was asked to or further (a page that repeats or goes back has none).
+   * `false` exactly when `for await` would stop after this page.
    */
   hasNextPage(): boolean {
     return this.#fetchNext !== undefined;
@@ -61,7 +60,7 @@ export class Page<T, P extends Pagination = Pagination> {
   getNextPage(): PagePromise<T, P> {
     return (
       this.#fetchNext?.() ??
-      new PagePromise(Promise.reject(new TelephonyError('No next page (check hasNextPage() first)')))
+      new PagePromise<T, P>(Promise.reject(new TelephonyError('No next page (check hasNextPage() first)')))
     );
   }
 }
@@ -83,37 +82,16 @@ export class Page<T, P extends Pagination = Pagination> {
  * ```
  */
 export class PagePromise<T, P extends Pagination = Pagination>
-  extends Promise<Page<T, P>>
+  extends APIPromise<Page<T, P>>
   implements AsyncIterable<T>
 {
-  readonly #page: Promise<Page<T, P>>;
-
-  constructor(page: Promise<Page<T, P>>) {
-    super((resolve) => resolve(undefined as unknown as Page<T, P>));
-    this.#page = page;
-  }
-
-  /** `Promise`: promises derived with `then`/`catch`/`finally` are plain promises, not `PagePromise`s. */
-  static override get [Symbol.species]() {
-    return Promise;
-  }
-
-  // `catch` and `finally` are Promise's own: both call `then`, so they reach the page too.
-  // biome-ignore lint/suspicious/noThenProperty: a PagePromise is a promise by design (API.md).
-  override then<A = Page<T, P>, B = never>(
-    onFulfilled?: ((page: Page<T, P>) => A | PromiseLike<A>) | null,
-    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
-  ): Promise<A | B> {
-    return this.#page.then(onFulfilled, onRejected);
-  }
-
   /**
    * Every item of every page, fetching one page at a time; no request is made past the last page.
    * A page that starts before where it was asked to (the service repeated a page or went back) ends
    * the iteration before its items: its start was already yielded.
    */
   [Symbol.asyncIterator](): AsyncIterator<T> {
-    return iterate([this.#page]);
+    return iterate([this.then()]);
   }
 }
 
@@ -151,71 +129,75 @@ function arrayOf(item: z.core.$ZodType): z.core.$ZodType {
   return array;
 }
 
-/**
- * The items of a page, checked: the whole array at once, or one by one when some are in the
- * variant form (each against its own form's schema, so neither form loosens the other).
- */
-function checkItems<Item extends z.core.$ZodType, Variant extends z.core.$ZodType>(
-  { items, itemSchema, variant }: ListSpec<Item, Pagination, Variant>,
-  raw: unknown,
-  operation: string,
-): Array<z.output<Item> | z.output<Variant>> {
-  const inVariant = variant && Array.isArray(raw) ? raw.map(variant.rewrite) : [];
-  return inVariant.includes(true)
-    ? (raw as unknown[]).map((item, index) =>
-        parseResponse(
-          inVariant[index] && variant ? variant.schema : itemSchema,
-          item,
-          operation,
-          `data.${items}.${index}`,
-        ),
-      )
-    : (parseResponse(arrayOf(itemSchema), raw, operation, `data.${items}`) as z.output<Item>[]);
-}
-
 /** Starts the first request of a list now and returns its `PagePromise`. */
-export function listPages<
-  Item extends z.core.$ZodType,
-  P extends Pagination,
-  Variant extends z.core.$ZodType = Item,
->(
+export function listPages<Item extends z.core.$ZodType, P extends Pagination>(
   transport: Transport,
-  spec: ListSpec<Item, P, Variant>,
+  spec: ListSpec<Item, P>,
   options?: RequestOptions,
-): PagePromise<z.output<Item> | z.output<Variant>, P> {
-  type T = z.output<Item> | z.output<Variant>;
+): PagePromise<z.output<Item>, P> {
+  type T = z.output<Item>;
   const operation = operationName(spec);
   // `via`: the transport the page is sent through (a next page's is bound to its own traced call);
-  // `query`: the checked params for the first page (a refusal rejects it, nothing sent), else the
-  // next page's; `from`: where the answer must start (a next page); `before`: items of the pages before it.
+  // `from`: where the answer must start (a next page); `before`: items of the pages before it;
+  // `walk`: where a walk over a list that grows at its front stands (after its first page).
   const fetchPage = async (
     via: Transport,
-    query = validateParams(spec.query.schema, spec.query.value ?? {}, operation) as Query,
-    from?: number,
-    before = 0,
-  ): Promise<Page<T, P>> => {
+    query: Query,
+    from: number | undefined,
+    before: number,
+    walk: Walk | undefined,
+  ): Promise<WithResponse<Page<T, P>>> => {
+    // A typed parameter sent as an extra would skip its check (operation.ts does the same).
+    if (options?.extraQuery)
+      refuseNamed(options.extraQuery, paramNames(spec.query.schema), 'extraQuery', operation);
     // Checked within the call: an answer that fails the schema is that call's error (its attempts and id).
-    const { items, pagination, at, next } = await sendChecked(
-      via,
-      { method: spec.method, path: spec.path, query },
-      options,
-      (answer) => {
-        const envelope = unwrapSuccess(answer, operation);
-        const items = checkItems(spec, envelope.data[spec.items], operation);
-        return { items, ...spec.pagination(envelope, query, items.length, operation) };
-      },
-    );
-    const seen = before + items.length;
+    const {
+      data: { received, pagination, at, offset, next },
+      response,
+    } = await sendChecked(via, { method: spec.method, path: spec.path, query }, options, (answer) => {
+      const envelope = unwrapSuccess(answer, operation);
+      const received = parseResponse(
+        arrayOf(spec.itemSchema),
+        envelope.data[spec.items],
+        operation,
+        `data.${spec.items}`,
+      ) as T[];
+      return { received, ...spec.pagination(envelope, query, received.length, operation) };
+    }).withResponse();
     const advanced = from === undefined || at >= from;
+    let items = received;
+    let here = walk;
+    if (spec.growsAtFront && offset !== undefined && advanced) {
+      const ids = received.map(spec.growsAtFront.id);
+      if (walk === undefined) here = startWalk(pagination.total, offset, ids);
+      else {
+        const moved = walkOn(walk, pagination.total, offset, ids);
+        if ('reread' in moved)
+          return fetchPage(via, { ...query, offset: moved.reread }, moved.reread, before, moved.walk);
+        items = moved.fresh.map((index) => received[index] as T);
+        here = moved.walk;
+      }
+    }
+    const seen = before + items.length;
     // An empty page, a page that repeats or goes back, and `total` reached end the list whatever the
-    // server says: each would otherwise let a service keep the loop going forever.
+    // server says: each would otherwise let a service keep the loop going forever. A walk counts
+    // against the calls that existed when it began, not against a `total` that grows as calls arrive.
+    const left = here === undefined ? seen < pagination.total : here.left > 0;
     const fetchNext =
-      next !== undefined && advanced && items.length > 0 && seen < pagination.total
-        ? () => new PagePromise(nextCall(via, (transport) => fetchPage(transport, next.query, next.at, seen)))
+      next !== undefined && advanced && items.length > 0 && left
+        ? () =>
+            new PagePromise(
+              nextCall(via, (transport) => fetchPage(transport, next.query, next.at, seen, here)),
+            )
         : undefined;
     const page = new Page(items, pagination, fetchNext);
     if (!advanced) behind.add(page);
-    return page;
+    return { data: page, response };
   };
-  return new PagePromise(fetchPage(transport));
+  // Validated here, not in a default parameter: a refusal rejects the first page and nothing is sent.
+  const first = async () => {
+    const query = validateParams(spec.query.schema, spec.query.value ?? {}, operation) as Query;
+    return fetchPage(transport, query, undefined, 0, undefined);
+  };
+  return new PagePromise(first());
 }

@@ -50,14 +50,15 @@ export type Pagination = OffsetPagination | NumberedPagination;
  * Reads a page's pagination as returned (never refusing it for not echoing the query): `at` is where
  * the page starts (its offset, or its page number); `next` is the query for the next page and where
  * an answer to it must start to be progress (`undefined`: the service says this is the last page, or
- * this page reaches `total`).
+ * this page reaches `total`); `offset` is set when the list can be asked for any offset (v2 offset
+ * style): the page's start, in items.
  */
 export type PaginationStrategy<P extends Pagination> = (
   envelope: { data: Record<string, unknown>; body: Record<string, unknown> },
   query: Query,
   received: number,
   operation: string,
-) => { pagination: P; at: number; next: { query: Query; at: number } | undefined };
+) => { pagination: P; at: number; offset?: number; next: { query: Query; at: number } | undefined };
 
 /**
  * Page-style pagination at `source.pagination`: the next request carries `page` (after `paging`, the
@@ -107,6 +108,7 @@ export const offsetPages: PaginationStrategy<OffsetPagination> = ({ data }, quer
   return {
     pagination,
     at: pagination.offset,
+    offset: pagination.offset,
     next: pagination.has_more && at < pagination.total ? { query: { ...query, offset: at }, at } : undefined,
   };
 };

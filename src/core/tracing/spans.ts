@@ -1,7 +1,7 @@
 /**
  * OpenTelemetry spans of a client's calls (API.md, Tracing; docs/observability.md), made through the
  * user's own `Tracer`: only OpenTelemetry's types are imported, so no bundle holds or resolves its
- * code. A browser loads this file only for a client given a tracer (load.browser.ts).
+ * code. Loaded by `import()` (trace-methods.ts), for a client given a tracer only.
  *
  * - An operation (`calls.create`) is a span from the method's call until its promise settles.
  * - Each HTTP attempt under it is a `CLIENT` span with the stable HTTP client attributes, named in

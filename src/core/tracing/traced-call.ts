@@ -6,6 +6,7 @@
  */
 import type { TraceSpan as Span } from '../../shared/tracer.js';
 import type { CheckingTransport } from '../checked-send.js';
+import type { APIPromise } from '../response/api-promise.js';
 import type { RawRequest, RequestOptions, Transport } from '../types.js';
 
 /** One traced SDK call (`calls.create`), as tracing sees it (not `operation.ts`, which runs one): its span, and what its attempts and waits report through. */
@@ -23,13 +24,13 @@ export interface TracedCall {
 
 /** The client's transport: a request may name the traced call whose attempts it is. */
 export interface TracingTransport extends CheckingTransport {
-  send(request: RawRequest, options?: RequestOptions, traced?: TracedCall): Promise<unknown>;
+  send(request: RawRequest, options?: RequestOptions, traced?: TracedCall): APIPromise<unknown>;
   sendChecked<R>(
     request: RawRequest,
     options: RequestOptions | undefined,
     check: (body: unknown) => R,
     traced?: TracedCall,
-  ): Promise<R>;
+  ): APIPromise<R>;
   download(request: RawRequest, options?: RequestOptions, traced?: TracedCall): Promise<Response>;
 }
 
@@ -43,7 +44,7 @@ export class TracedTransport implements CheckingTransport {
     this.#traced = traced;
   }
 
-  send(request: RawRequest, options?: RequestOptions): Promise<unknown> {
+  send(request: RawRequest, options?: RequestOptions): APIPromise<unknown> {
     return this.#inner.send(request, options, this.#traced);
   }
 
@@ -51,7 +52,7 @@ export class TracedTransport implements CheckingTransport {
     request: RawRequest,
     options: RequestOptions | undefined,
     check: (body: unknown) => R,
-  ): Promise<R> {
+  ): APIPromise<R> {
     return this.#inner.sendChecked(request, options, check, this.#traced);
   }
 

@@ -1,6 +1,7 @@
 import ky, { type KyInstance, type Options, TimeoutError } from 'ky';
 import type { Credential } from '../auth/credentials.js';
 import type { Clock } from '../clock.js';
+import { Deprecations } from '../deprecations.js';
 import {
   APIError,
   APIUserAbortError,
@@ -9,11 +10,16 @@ import {
   TelephonyError,
 } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
+import { type AttemptLine, clientLog, type Log } from '../logs/log.js';
+import type { ResolvedOptions } from '../options.js';
 import type { Pacing } from '../pacing/pacing.js';
 import { SAFETY_MS } from '../pacing/plans.js';
 import { type CallFacts, callError, type Failure } from '../response/call-error.js';
+import { redactor } from '../response/redact.js';
 import type { TracedCall } from '../tracing/traced-call.js';
 import type { HttpMethod } from '../types.js';
+import { type Deadline, DeadlinePassed } from './deadline.js';
+import { type Middleware, MiddlewareFailure, throughMiddleware } from './middleware.js';
 import { bodyStart, discard, readText } from './read-body.js';
 import {
   decide,
@@ -62,16 +68,17 @@ export interface CallPlan {
   parse: ((text: string, status: number) => unknown) | undefined;
   /** A DELETE that resolves "gone" when a retry answers 404 after an earlier attempt may have acted. */
   ifGone: boolean;
+  /** The call's `totalTimeout`; `undefined` without one. */
+  deadline: Deadline | undefined;
 }
 
 /** The 2xx answer and its parsed body (a download's unread); `gone` for a DELETE whose retry found it done. */
 export type CallResult =
   | { response: Response; body: unknown; gone: false }
-  | { response: undefined; body: undefined; gone: true };
+  | { response: Response; body: undefined; gone: true };
 
 /** How many of the last tokens sent are kept, so that an answer echoing one held earlier can be redacted. */
 const HELD = 4;
-const GONE: CallResult = { response: undefined, body: undefined, gone: true };
 
 /**
  * THE attempt loop: every call of a client runs through {@link Caller.run}, and nothing else decides
@@ -101,16 +108,28 @@ export class Caller {
   asker: TracedCall | undefined;
 
   readonly #customFetch: typeof fetch | undefined;
+  /** The client's log: a line per attempt (debug), per call (info), per warning (warn). */
+  readonly log: Log;
+  readonly #middleware: readonly Middleware[];
+  readonly #deprecations = new Deprecations();
 
-  /** @param secrets every credential the client holds, never shown in an error */
+  /** @param secrets every credential the client holds, never shown in an error (nor in a log line) */
   constructor(
     customFetch: typeof fetch | undefined,
     clock: Clock,
     events: ClientEmitter,
     pacing: Pacing,
     secrets: ReadonlyArray<string | undefined>,
+    see: Pick<ResolvedOptions, 'logger' | 'logLevel' | 'middleware'>,
   ) {
     this.#customFetch = customFetch;
+    this.#middleware = see.middleware;
+    // The tokens held are read per line: one refreshed away stays a secret.
+    this.log = clientLog(
+      see.logger,
+      see.logLevel,
+      (text) => redactor([...secrets, ...this.#held], this.#patterns)(text) as string,
+    );
     this.#ky = ky.create({
       // ky calls its fetch with the `Request` it built.
       fetch: (request, init) => this.#fetch(request as Request, init),
@@ -128,9 +147,28 @@ export class Caller {
   }
 
   /** Runs the call's attempts; resolves to its 2xx answer, rejects with the one mapped error. */
-  async run(plan: CallPlan): Promise<CallResult> {
-    const { method, shownUrl: url, requestId, limits, signal, traced } = plan;
+  run(plan: CallPlan): Promise<CallResult> {
     const attempts: AttemptRecord[] = [];
+    if (!this.log.informing) return this.#run(plan, attempts);
+    const startedAt = Date.now();
+    const line = { requestId: plan.requestId, operation: plan.operation };
+    return this.#run(plan, attempts).then(
+      (result) => {
+        const status = result.response?.status;
+        this.log.call({ ...line, attempts: attempts.length, ms: Date.now() - startedAt, status });
+        return result;
+      },
+      (error: TelephonyError) => {
+        const { name, message, outcome } = error;
+        const ms = Date.now() - startedAt;
+        this.log.call({ ...line, attempts: attempts.length, ms, error: { name, message, outcome } });
+        throw error;
+      },
+    );
+  }
+
+  async #run(plan: CallPlan, attempts: AttemptRecord[]): Promise<CallResult> {
+    const { method, shownUrl: url, requestId, limits, signal, traced, deadline } = plan;
     const policy = {
       maxRetries: limits.maxRetries,
       maxRetryAfterMs: limits.maxRetryAfterMs,
@@ -143,11 +181,23 @@ export class Caller {
     let waitedMs = 0;
     let bearer: string | undefined;
     const fail = (failure: Failure) => callError(failure, this.#facts(plan, acted, attempts, bearer));
+    const debug = (attempt: number, record: AttemptRecord, next: AttemptLine['next']) => {
+      if (this.log.debugging)
+        this.log.attempt({ requestId, operation: plan.operation, method, url, attempt, ...record, next });
+    };
+    // A wait that would pass the call's deadline is refused before it starts, never slept through.
+    const refuseWait = (attempt: number, record: AttemptRecord, ms: number, outcome: Outcome) => {
+      if (deadline === undefined || deadline.fits(ms)) return;
+      debug(attempt, record, { retry: false });
+      acted ||= mayHaveActed(outcome);
+      throw fail(passed(deadline, false));
+    };
     // A whole-call deadline would bound this loop: each round is one attempt and the wait after it.
     for (let attempt = 0; ; attempt++) {
       let headers: Record<string, string>;
       try {
         if (signal?.aborted) throw userAbort(signal);
+        if (deadline !== undefined && deadline.left() === 0) throw fail(passed(deadline, false));
         bearer = await this.#bearer(plan);
         const paced = await this.#pace(plan, after429);
         if (typeof paced === 'object') throw fail(paced);
@@ -155,7 +205,9 @@ export class Caller {
         headers =
           bearer === undefined ? plan.headers : { ...plan.headers, authorization: `Bearer ${bearer}` };
       } catch (error) {
-        throw isErrorOf(plan, error) ? error : fail(failureOf(error, signal, false));
+        throw isErrorOf(plan, error)
+          ? error
+          : fail(error instanceof DeadlinePassed ? passed(error, false) : failureOf(error, signal, false));
       }
       const record: AttemptRecord = { ms: 0 };
       if (waitedMs > 0) record.waitedMs = waitedMs;
@@ -166,10 +218,14 @@ export class Caller {
       this.#events.emit('request', { method, url, attempt, requestId });
       let response: Response;
       try {
-        response = await this.#attempt(plan, headers);
+        response = await this.#attempt(plan, headers, attempt);
       } catch (error) {
         record.ms = Date.now() - startedAt;
-        const failure = failureOf(error, signal, true);
+        // An attempt cut short by the call's deadline is the call's time-out, not the attempt's.
+        const failure =
+          deadline !== undefined && deadline.left() === 0 && error instanceof TimeoutError
+            ? passed(deadline, true)
+            : failureOf(error, signal, true);
         record.error =
           failure.kind === 'timeout'
             ? 'APITimeoutError'
@@ -181,7 +237,12 @@ export class Caller {
           traced?.endAttempt(span, undefined, failure.kind === 'abort' ? undefined : record.error);
         const outcome = outcomeOf(failure);
         const decision = outcome === undefined ? undefined : decide(outcome, state, policy);
-        if (outcome === undefined || decision?.action !== 'wait') throw fail(failure);
+        if (outcome === undefined || decision?.action !== 'wait') {
+          debug(attempt, record, { retry: false });
+          throw fail(failure);
+        }
+        refuseWait(attempt, record, decision.ms, outcome);
+        debug(attempt, record, { retry: true, waitMs: decision.ms, reason: decision.reason });
         waitedMs = await this.#wait(plan, attempt, decision.ms, decision.reason, fail);
         acted ||= mayHaveActed(outcome);
         after429 = false;
@@ -193,8 +254,12 @@ export class Caller {
       record.status = status;
       if (span !== undefined) traced?.endAttempt(span, status);
       this.#events.emit('response', { method, url, attempt, requestId, status, durationMs: record.ms });
-      if (response.ok)
+      const deprecated = this.#deprecations.answered(method, plan.url, response.headers, requestId);
+      if (deprecated !== undefined) this.#events.emit('warning', deprecated);
+      if (response.ok) {
+        debug(attempt, record, { retry: false });
         return { response, body: await this.#read(plan, response, startedAt, fail), gone: false };
+      }
       // Read once per answer: the pause, the wait and the error's `retryAfter` all come from it.
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
       if (status === 429) this.#paused(plan, response, retryAfterMs);
@@ -205,6 +270,7 @@ export class Caller {
         // A shared token is dropped from the shared state first (a promise), so the repeat cannot read it back.
         if (bearer !== undefined && (await plan.credential?.invalidate(bearer))) {
           discard(response);
+          debug(attempt, record, { retry: true, waitMs: 0, reason: 'status 401' });
           this.#events.emit('retry', { method, url, attempt, requestId, delayMs: 0, reason: 'status 401' });
           continue;
         }
@@ -213,15 +279,18 @@ export class Caller {
       if (decision.action === 'wait') {
         // The answer of an attempt that is retried is not read: free its connection.
         discard(response);
+        refuseWait(attempt, record, decision.ms, outcome);
+        debug(attempt, record, { retry: true, waitMs: decision.ms, reason: decision.reason });
         waitedMs = await this.#wait(plan, attempt, decision.ms, decision.reason, fail);
         acted ||= mayHaveActed(outcome);
         after429 = status === 429;
         state.retries++;
         continue;
       }
+      debug(attempt, record, { retry: false });
       if (plan.ifGone && status === 404 && acted) {
         discard(response);
-        return GONE;
+        return { response, body: undefined, gone: true };
       }
       const error = fail(await this.#errorAnswer(plan, response, startedAt, retryAfterMs, fail));
       if (error instanceof APIError) record.code = error.code;
@@ -229,10 +298,7 @@ export class Caller {
     }
   }
 
-  /**
-   * The one fetch of an attempt, called by ky with the `Request` it built: the seam where middleware
-   * would wrap the request.
-   */
+  /** The one fetch of an attempt, called by ky with the `Request` it built (and the middleware's). */
   #fetch(request: Request, init?: RequestInit): Promise<Response> {
     // globalThis.fetch is read per call so a fetch patched after construction (msw) is used.
     return this.#customFetch === undefined
@@ -259,12 +325,26 @@ export class Caller {
     }
   }
 
-  /** One ky request: no retry, no `HTTPError` (an answer of any status resolves), ky's per-attempt timeout. */
-  #attempt(plan: CallPlan, headers: Record<string, string>): Promise<Response> {
+  /**
+   * One ky request: no retry, no `HTTPError` (an answer of any status resolves), ky's per-attempt
+   * timeout (cut to what is left of the call's deadline), and the middleware around its fetch.
+   */
+  #attempt(plan: CallPlan, headers: Record<string, string>, attempt: number): Promise<Response> {
+    const { deadline, limits } = plan;
     // Only what differs from ky's defaults: each option given costs ky a merge.
-    const options: Options = { method: plan.method, timeout: plan.limits.timeout, headers };
+    const options: Options = {
+      method: plan.method,
+      timeout: deadline === undefined ? limits.timeout : deadline.attemptTimeout(limits.timeout),
+      headers,
+    };
     if (plan.body !== undefined) options.body = plan.body;
     if (plan.signal !== undefined) options.signal = plan.signal;
+    const chain = this.#middleware;
+    if (chain.length > 0) {
+      const context = { operation: plan.operation, attempt, requestId: plan.requestId };
+      options.fetch = (request, init) =>
+        throughMiddleware(chain, request as Request, context, (sent) => this.#fetch(sent, init));
+    }
     return this.#ky(plan.url, options);
   }
 
@@ -273,8 +353,17 @@ export class Caller {
     const { credential } = plan;
     if (credential === undefined) return undefined;
     if (credential.refreshable) this.asker = plan.traced;
-    const value = credential.bearer(plan.limits.timeout);
-    const bearer = typeof value === 'object' ? await abortable(value, plan.signal) : value;
+    const { deadline, limits } = plan;
+    const value = credential.bearer(
+      deadline === undefined ? limits.timeout : deadline.attemptTimeout(limits.timeout),
+    );
+    // A token request other calls share goes on past this call's deadline, for them.
+    const bearer =
+      typeof value !== 'object'
+        ? value
+        : await (deadline === undefined
+            ? abortable(value, plan.signal)
+            : deadline.within(abortable(value, plan.signal)));
     if (this.#held[0] !== bearer && this.#held.unshift(bearer) > HELD) this.#held.pop();
     return bearer;
   }
@@ -294,6 +383,7 @@ export class Caller {
     if (waitMs > maxRetryAfterMs + SAFETY_MS && reason !== undefined)
       return { kind: 'held_back', waitMs, reason, maxRetryAfterMs };
     if (waitMs <= 0 || reason === undefined) return 0;
+    if (plan.deadline !== undefined && !plan.deadline.fits(waitMs)) return passed(plan.deadline, false);
     this.#events.emit('throttle', { waitMs, reason });
     plan.traced?.waited(reason, waitMs);
     await sleep(this.#clock, waitMs, plan.signal);
@@ -414,8 +504,18 @@ function failureOf(error: unknown, signal: AbortSignal | undefined, sent: boolea
       inFlight: sent,
     };
   if (error instanceof APIUserAbortError) return { kind: 'abort', error, inFlight: sent };
+  // A middleware that threw fails the attempt as a network failure would: nothing sent if it threw before `next`.
+  if (error instanceof MiddlewareFailure)
+    return { kind: 'connection', cause: error.cause, codes: [], neverSent: !error.sent };
   if (error instanceof TelephonyError) return { kind: 'refused', error };
   if (error instanceof TimeoutError) return { kind: 'timeout' };
   const codes = failureCodes(error);
   return { kind: 'connection', cause: error, codes, neverSent: provablyNeverSent(codes) };
 }
+
+/** The call's `totalTimeout` passed (`inFlight`: during an attempt), or a wait would have passed it. */
+const passed = (deadline: { totalMs: number }, inFlight: boolean): Failure => ({
+  kind: 'deadline',
+  totalMs: deadline.totalMs,
+  inFlight,
+});

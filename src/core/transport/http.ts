@@ -1,23 +1,26 @@
 import {
   CallbackCredential,
   type Credential,
-  LazyCredential,
+  clientCredentialsFlow,
   StaticCredential,
 } from '../auth/credentials.js';
-import { TOKEN_PARTS } from '../auth/token-parts.js';
+import type { Clock } from '../clock.js';
+import { Deprecations } from '../deprecations.js';
 import { invalid } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
-import { loadShared } from '../load.js';
 import { type ResolvedOptions, validateHeaders, validateRequestOptions } from '../options.js';
 import { Pacing } from '../pacing/pacing.js';
+import { withExtraBody, withExtraQuery } from '../request/extra.js';
 import { mergeHeaders } from '../request/headers.js';
 import { methodOf, operationName } from '../request/method.js';
 import { resolveTarget } from '../request/route.js';
 import { joinUrl } from '../request/url.js';
+import { APIPromise, type WithResponse } from '../response/api-promise.js';
 import { parseJson, parseLenient } from '../response/body.js';
 import type { TracedCall, TracingTransport } from '../tracing/traced-call.js';
 import type { RawRequest, RequestOptions } from '../types.js';
 import { Caller, type CallLimits, type CallPlan } from './call.js';
+import { Deadline } from './deadline.js';
 import { follow, type Link, releasing } from './signals.js';
 
 const TOKEN_PATH = '/v2/oauth/token';
@@ -41,30 +44,38 @@ export class HttpTransport implements TracingTransport {
   readonly #v1: Credential | undefined;
   readonly #limits: CallLimits;
   readonly #defaultHeaders: Record<string, string>;
+  readonly #events: ClientEmitter;
+  readonly #clock: Clock;
+  readonly #totalTimeout: number | undefined;
+  readonly #deprecations = new Deprecations();
 
   constructor(options: ResolvedOptions, events: ClientEmitter) {
     const { accessToken, apiKey, clientId, clientSecret, scope, clock } = options;
     const pacing = new Pacing(
-      () => loadShared().then((m) => m.sharedParts(options, events)),
+      [options, events],
       options.budget !== undefined || options.sharedState !== undefined || clientSecret !== undefined,
     );
     const staticToken = typeof accessToken === 'string' ? accessToken : undefined;
-    this.#caller = new Caller(options.fetch, clock, events, pacing, [clientSecret, apiKey, staticToken]);
+    this.#caller = new Caller(
+      options.fetch,
+      clock,
+      events,
+      pacing,
+      [clientSecret, apiKey, staticToken],
+      options,
+    );
+    this.#events = events;
+    events.onWarning = (warning) => this.#caller.log.warning(warning);
+    this.#clock = clock;
+    this.#totalTimeout = options.totalTimeout;
     this.#baseUrl = options.baseUrl;
     this.#baseUrlV1 = options.baseUrlV1;
     if (typeof accessToken === 'function') this.#v2 = new CallbackCredential(accessToken);
     else if (staticToken !== undefined) this.#v2 = new StaticCredential(staticToken);
     else if (clientSecret !== undefined) {
       const post = (form: string) => this.#postToken(form);
-      this.#v2 = new LazyCredential(
-        Promise.all([loadShared(), pacing.parts()]).then(([m, { failSafe, account }]) => {
-          // One token per token URL, client id and scope: clients of one account may use several client ids.
-          const tokenKey = m.fingerprint(`${this.#baseUrl} ${clientId} ${scope ?? ''}`);
-          return m.clientCredentials(`${account}:token:${tokenKey}`, failSafe, clock, () =>
-            m.requestToken(post, TOKEN_PARTS, events, clientId, clientSecret, scope),
-          );
-        }),
-      );
+      const settings = { baseUrl: options.baseUrl, clientId, clientSecret, scope, clock, events, post };
+      this.#v2 = clientCredentialsFlow(settings, pacing.parts());
     }
     if (apiKey !== undefined) this.#v1 = new StaticCredential(apiKey);
     const { maxRetries, timeout, maxRetryAfterMs, maxResponseBytes } = options;
@@ -72,23 +83,32 @@ export class HttpTransport implements TracingTransport {
     this.#defaultHeaders = options.defaultHeaders;
   }
 
-  send(request: RawRequest, options?: RequestOptions, traced?: TracedCall): Promise<unknown> {
+  send(request: RawRequest, options?: RequestOptions, traced?: TracedCall): APIPromise<unknown> {
     return this.sendChecked(request, options, (body) => body, traced);
   }
 
   /** `send`, with the 2xx body checked within the call: a check that throws fails it as an unreadable answer. */
-  async sendChecked<R>(
+  sendChecked<R>(
     request: RawRequest,
     options: RequestOptions | undefined,
     check: (body: unknown) => R,
     traced?: TracedCall,
-  ): Promise<R> {
+  ): APIPromise<R> {
+    return new APIPromise(this.#send(request, options, check, traced));
+  }
+
+  async #send<R>(
+    request: RawRequest,
+    options: RequestOptions | undefined,
+    check: (body: unknown) => R,
+    traced: TracedCall | undefined,
+  ): Promise<WithResponse<R>> {
     const plan = this.#plan(request, options, traced, false, (text, status) =>
       check(request.lenient ? parseLenient(text) : parseJson(text, status, plan.operation)),
     );
     try {
-      const result = await this.#caller.run(plan);
-      return result.gone ? check(request.ifGone) : (result.body as R);
+      const { gone, body, response } = await this.#caller.run(plan);
+      return { data: gone ? check(request.ifGone) : (body as R), response };
     } finally {
       this.#release(plan);
     }
@@ -124,7 +144,11 @@ export class HttpTransport implements TracingTransport {
     validateRequestOptions(options);
     validateHeaders(request.headers);
     const method = methodOf(request.method);
-    const { version, url, shown } = resolveTarget(request, allowAbsolute, this.#baseUrl, this.#baseUrlV1);
+    const named = operationName({ method, path: String(request.path) });
+    // Merged after the typed params were checked (operation.ts): they are the caller's own words.
+    const query = withExtraQuery(request.query, options?.extraQuery, named);
+    const target = query === request.query ? request : { ...request, query };
+    const { version, url, shown } = resolveTarget(target, allowAbsolute, this.#baseUrl, this.#baseUrlV1);
     const operation = operationName({ method, path: shown ?? request.path });
     const credential = version === 'v2' ? this.#v2 : this.#v1;
     if (credential === undefined) {
@@ -137,13 +161,20 @@ export class HttpTransport implements TracingTransport {
     }
     const headers = mergeHeaders(this.#defaultHeaders, request.headers, options?.headers);
     let body: string | undefined;
-    if (request.body !== undefined) {
-      body = jsonBody(request.body, operation);
+    const value = withExtraBody(request.body, options?.extraBody, operation);
+    if (value !== undefined) {
+      body = jsonBody(value, operation);
       headers['content-type'] = 'application/json';
     }
+    const requestId = nextRequestId();
+    if (version === 'v1') {
+      const warning = this.#deprecations.v1Call(requestId);
+      if (warning !== undefined) this.#events.emit('warning', warning);
+    }
+    const totalTimeout = options?.totalTimeout ?? this.#totalTimeout;
     return this.#linked(
       {
-        requestId: nextRequestId(),
+        requestId,
         method,
         url,
         shownUrl: shown ?? url,
@@ -158,6 +189,7 @@ export class HttpTransport implements TracingTransport {
         signal: undefined,
         parse,
         ifGone: method === 'DELETE' && request.ifGone !== undefined,
+        deadline: totalTimeout === undefined ? undefined : new Deadline(this.#clock, totalTimeout),
       },
       options?.signal,
     );
@@ -217,6 +249,8 @@ export class HttpTransport implements TracingTransport {
       signal: undefined,
       parse: (text, status) => parseJson(text, status, operation),
       ifGone: false,
+      // Shared by every call waiting for a token: each bounds its own wait for it (call.ts).
+      deadline: undefined,
     });
     return { answer: body, operation };
   }

@@ -221,7 +221,8 @@ describe('OAuth client credentials', () => {
     const clock = fakeClock();
     await testClient({ clock, maxRetries: 0 }).request({ method: 'GET', path: '/v2/x' });
     expect(seen).toEqual(['Bearer at_1', 'Bearer at_2']);
-    expect(clock.waits).toEqual([]);
+    // No back-off before the repeat; only the second token request waits out the 1 s gap after the first.
+    expect(clock.waits).toEqual([1000]);
   });
 
   it('a second 401 is an AuthenticationError, no loop', async () => {

@@ -11,7 +11,14 @@ afterEach(() => {
 
 /** A 200 whose body sends its first bytes, then never another one (until the reader gives up). */
 function stallingBody() {
-  const state = { cancelled: false };
+  let answered = () => {};
+  const state = {
+    cancelled: false,
+    /** Settles when the answer's headers are sent: the deadline's timer runs from then on. */
+    answered: new Promise<void>((resolve) => {
+      answered = resolve;
+    }),
+  };
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(new TextEncoder().encode('{"status":"success","da'));
@@ -22,10 +29,10 @@ function stallingBody() {
   });
   server.use(
     tokenHandler(),
-    http.get(
-      `${BASE}/v2/x`,
-      () => new HttpResponse(body, { headers: { 'content-type': 'application/json' } }),
-    ),
+    http.get(`${BASE}/v2/x`, () => {
+      answered();
+      return new HttpResponse(body, { headers: { 'content-type': 'application/json' } });
+    }),
   );
   return state;
 }
@@ -33,8 +40,10 @@ function stallingBody() {
 describe('the per-attempt deadline covers the body', () => {
   it('a body that stalls after the headers fails with APITimeoutError at the timeout', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    stallingBody();
+    const { answered } = stallingBody();
     const pending = rejection(testClient().request({ method: 'GET', path: '/v2/x' }, { timeout: 500 }));
+    // The client-credentials code loads by import() first: time runs once the call is on the wire.
+    await answered;
     await vi.advanceTimersByTimeAsync(500);
     const error = await pending;
     expect(error).toBeInstanceOf(APITimeoutError);

@@ -117,7 +117,9 @@ describe("every rejection says whether the service may have acted ('outcome')", 
     expect(e).toBeInstanceOf(InternalServerError);
     expect(e.outcome).toBe('unknown');
     expect(e.message).toBe(
-      'POST /v2/calls: the service may have placed this call; its answer was lost (→ 500 c500: m). Check before retrying.',
+      'POST /v2/calls: the service may have placed this call; its answer was lost (→ 500 c500: m). Check before retrying.' +
+        " To find out, look for it in calls.listRecent({ direction: 'outbound' }); a call placed with an" +
+        ' idempotencyKey is found by calls.findByIdempotencyKey.',
     );
     expect(e.attempts).toHaveLength(1);
   });

@@ -1,12 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CallbackCredential } from '../../../src/core/auth/credentials.js';
-import { issuedToken as checkToken, type IssuedToken } from '../../../src/core/auth/issued-token.js';
-import { refreshBackoffMs, TokenCache } from '../../../src/core/auth/token-cache.js';
-import { TOKEN_PARTS } from '../../../src/core/auth/token-parts.js';
+import { type IssuedToken, issuedToken } from '../../../src/core/auth/issued-token.js';
+import { refreshBackoffMs, TOKEN_REQUEST_GAP_MS, TokenCache } from '../../../src/core/auth/token-cache.js';
 import { ResponseValidationError, ValidationError } from '../../../src/core/errors.js';
 import { type FakeClock, fakeClock } from '../../helpers/clock.js';
-
-const issuedToken = (answer: unknown, operation: string) => checkToken(answer, operation, TOKEN_PARTS);
 
 /** One token request of the fake endpoint, settled by the test. */
 interface Pending {
@@ -392,6 +389,10 @@ describe('TokenCache: invalidate', () => {
     expect(cache.invalidate('at_1')).toBe(true);
     const waiting = cache.bearer();
     expect(waiting).toBeInstanceOf(Promise);
+    // The new request waits out the gap after the first one (TOKEN_REQUEST_GAP_MS).
+    expect(endpoint.requests).toBe(1);
+    await settle();
+    expect(clock.waits).toEqual([TOKEN_REQUEST_GAP_MS]);
     expect(endpoint.requests).toBe(2);
     endpoint.last().resolve('at_2');
     expect(await waiting).toBe('at_2');
@@ -411,6 +412,8 @@ describe('TokenCache: invalidate', () => {
     // Not cached: the next call asks for a token of its own.
     const next = cache.bearer();
     expect(next).toBeInstanceOf(Promise);
+    await settle();
+    expect(clock.waits).toEqual([TOKEN_REQUEST_GAP_MS]);
     expect(endpoint.requests).toBe(3);
     endpoint.last().resolve('at_2');
     expect(await next).toBe('at_2');

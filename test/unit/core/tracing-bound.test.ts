@@ -1,5 +1,5 @@
 /**
- * Each traced call's requests are its own: the call is handed to the transport (a per-call view of
+ * Each traced call's requests are its own: the call is handed to the transport (a per-call copy of
  * the resource whose transport is bound to it), never read from shared state, so concurrent calls
  * and a method that awaits before it sends each land under the right span (a list's next page:
  * tracing.test.ts).
@@ -92,5 +92,19 @@ describe('traced calls are bound, not current', () => {
     expect(attemptPaths(spans())).toEqual(
       new Set(['a > calls.get > GET > /v2/calls/call_a', 'b > request > GET > /v2/calls/call_b']),
     );
+  });
+
+  it("a method that reads its resource's #private members runs traced (calls.waitFor, the client's clock), its read a call of its own", async () => {
+    const { tracer, spans } = otel();
+    server.use(detailHandler());
+    const client = tracedClient(tracer);
+    const done = await tracer.startActiveSpan('w', (span) =>
+      client.calls.waitFor('call_a', 'answered').finally(() => span.end()),
+    );
+    expect(done.status).toBe('answered');
+    expect(new Set(spans().map((span) => span.name))).toEqual(
+      new Set(['w', 'calls.waitFor', 'calls.get', 'GET']),
+    );
+    expect(attemptPaths(spans())).toEqual(new Set(['w > calls.get > GET > /v2/calls/call_a']));
   });
 });

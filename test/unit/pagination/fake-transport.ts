@@ -1,12 +1,12 @@
-import type { RawRequest, Transport } from 'telephony-sdk';
+import { APIPromise, type RawRequest, type Transport } from 'telephony-sdk';
 
 /** A Transport that answers from a function and records every request. */
 export function fakeTransport(answer: (request: RawRequest) => unknown) {
   const requests: RawRequest[] = [];
   const transport: Transport = {
-    async send(request) {
+    send(request) {
       requests.push(request);
-      return answer(request);
+      return new APIPromise((async () => ({ data: await answer(request), response: new Response(null) }))());
     },
     async download(request) {
       requests.push(request);

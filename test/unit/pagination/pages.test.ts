@@ -112,24 +112,6 @@ describe('v2 offset pagination', () => {
     expect(last.hasNextPage()).toBe(false);
   });
 
-  it("SPEC's short list form (from and to as plain number strings) reads as parties", async () => {
-    const { transport } = fakeTransport(() => {
-      const body = recentCallsPagedBody(ids('call_', 0, 1), { total: 1, page: 1, per_page: 20, pages: 1 });
-      Object.assign(body.data.calls[0] ?? {}, {
-        from: '+15551230000',
-        to: '+15557650000',
-        status: 'completed',
-      });
-      return body;
-    });
-    const [call] = (await new Calls(transport).listRecent()).items;
-    expect(call).toMatchObject({
-      from: { number: '+15551230000' },
-      to: { number: '+15557650000' },
-      status: 'completed',
-    });
-  });
-
   it('the first request starts at once, before any await', () => {
     const { transport, requests } = offsetServer();
     const pages = new Calls(transport).listRecent();

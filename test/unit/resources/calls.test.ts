@@ -3,9 +3,7 @@ import {
   type Call,
   type CallParty,
   type CallStatus,
-  type FullCall,
   ResponseValidationError,
-  type ShortCall,
   ValidationError,
 } from 'telephony-sdk';
 import { beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
@@ -42,9 +40,13 @@ describe('calls.listRecent', () => {
     );
     expect(seen[0]?.authorization).toBe(`Bearer ${CANARY.accessToken}`);
     expect(page.items).toEqual([listCall('call_1'), listCall('call_2')]);
-    // A list item may be in SPEC.md's short form, where recording_url can be absent; the full form's is sure.
-    expectTypeOf(page.items[0]!.recording_url).toEqualTypeOf<string | null | undefined>();
-    expectTypeOf<FullCall['recording_url']>().toEqualTypeOf<string | null>();
+    // SPEC.md's list form: every listed field is there, typed so.
+    expectTypeOf(page.items).toEqualTypeOf<Call[]>();
+    expectTypeOf<Call['recording_url']>().toEqualTypeOf<string | null>();
+    expectTypeOf<Call['direction']>().toEqualTypeOf<'inbound' | 'outbound' | (string & {})>();
+    expectTypeOf<Call['duration']>().toEqualTypeOf<number>();
+    expectTypeOf<Call['timestamp']>().toEqualTypeOf<string>();
+    expectTypeOf<Call['status']>().toEqualTypeOf<CallStatus>();
   });
 
   it('walks three pages with exactly three requests and offset = offset + received', async () => {
@@ -253,70 +255,37 @@ describe('lenient responses', () => {
     ]);
   });
 
-  describe("SPEC.md's short calls form { id, from, to, status }", () => {
-    /** SPEC.md's short example: from and to as plain numbers, status completed, page-style pagination. */
-    const shortCall = (id: string) => ({ id, from: '+15551230000', to: '+15557650000', status: 'completed' });
+  describe("SPEC.md's list form is the only form of calls/recent", () => {
     const answer = (calls: unknown[]) =>
       route('get', `${BASE}/v2/calls/recent`, () => ({
         status: 'success',
-        data: { calls, pagination: { total: calls.length, page: 1, per_page: 20, pages: 1 } },
+        data: { calls, pagination: { total: calls.length, limit: 20, offset: 0, has_more: false } },
       }));
 
-    it('is accepted, its parties read as { number }, and typed so the fields it may lack are optional', async () => {
-      answer([shortCall('call_1'), listCall('call_2')]);
-      const page = await testClient().calls.listRecent();
-      expect(page.items).toEqual([
-        {
-          id: 'call_1',
-          from: { number: '+15551230000' },
-          to: { number: '+15557650000' },
-          status: 'completed',
-        },
-        listCall('call_2'),
-      ]);
-      expect(page.items.map((call) => [call.from.number, call.timestamp])).toEqual([
-        ['+15551230000', undefined],
-        ['+14155550100', '2024-03-01T09:30:00Z'],
-      ]);
-      expectTypeOf(page.items).toEqualTypeOf<Call[]>();
-      expectTypeOf<Call>().toEqualTypeOf<FullCall | ShortCall>();
-      // What the short form guarantees, and what it may leave out.
-      expectTypeOf<ShortCall['id']>().toEqualTypeOf<string>();
-      expectTypeOf<ShortCall['from']['number']>().toEqualTypeOf<string>();
-      expectTypeOf<ShortCall['status']>().toEqualTypeOf<CallStatus>();
-      expectTypeOf<ShortCall['timestamp']>().toEqualTypeOf<string | undefined>();
-      expectTypeOf<ShortCall['duration']>().toEqualTypeOf<number | undefined>();
-      expectTypeOf<ShortCall['direction']>().toEqualTypeOf<
-        'inbound' | 'outbound' | (string & {}) | undefined
-      >();
-      // The list form keeps every field SPEC.md lists as sure.
-      expectTypeOf<FullCall['timestamp']>().toEqualTypeOf<string>();
-      expectTypeOf<FullCall['duration']>().toEqualTypeOf<number>();
-      expectTypeOf<FullCall['direction']>().toEqualTypeOf<'inbound' | 'outbound' | (string & {})>();
-    });
-
-    it('does not loosen the list form: a call with party objects and no duration is still refused', async () => {
-      const { duration: _, ...withoutDuration } = listCall('call_2');
-      answer([shortCall('call_1'), withoutDuration]);
-      await expect(testClient().calls.listRecent()).rejects.toMatchObject({
-        name: 'ResponseValidationError',
-        message: 'GET /v2/calls/recent: data.calls.1.duration: required field is missing',
-      });
-    });
-
-    it('holds the short form to what it guarantees, naming the field: a status, and fields of the list form’s types', async () => {
-      const { status: _, ...withoutStatus } = shortCall('call_1');
-      for (const [call, path] of [
-        [withoutStatus, 'data.calls.0.status: required field is missing'],
-        [{ ...shortCall('call_1'), to: undefined }, 'data.calls.0.to: required field is missing'],
-        [{ ...shortCall('call_1'), duration: '12' }, 'data.calls.0.duration: expected number, got string'],
+    it('a listed call missing a field the list form lists is a ResponseValidationError naming it', async () => {
+      for (const field of [
+        'direction',
+        'duration',
+        'recording_url',
+        'timestamp',
+        'status',
+        'from',
       ] as const) {
-        answer([call, listCall('call_2')]);
+        const { [field]: _, ...without } = listCall('call_2');
+        answer([listCall('call_1'), without]);
         await expect(testClient().calls.listRecent()).rejects.toMatchObject({
           name: 'ResponseValidationError',
-          message: `GET /v2/calls/recent: ${path}`,
+          message: `GET /v2/calls/recent: data.calls.1.${field}: required field is missing`,
         });
       }
+    });
+
+    it("refuses the short form's plain number strings (that form is legacyCalls.list's)", async () => {
+      answer([{ ...listCall('call_1'), from: '+15551230000' }]);
+      await expect(testClient().calls.listRecent()).rejects.toMatchObject({
+        name: 'ResponseValidationError',
+        message: expect.stringMatching(/^GET \/v2\/calls\/recent: data\.calls\.0\.from: /),
+      });
     });
   });
 

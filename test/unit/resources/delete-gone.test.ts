@@ -1,7 +1,7 @@
 import { HttpResponse, http } from 'msw';
 import { NotFoundError } from 'telephony-sdk';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { endedCallBody } from '../../fixtures/calls.js';
+import { detailCall, endedCallBody } from '../../fixtures/calls.js';
 import { BASE, BASE_V1, rejection, testClient, tokenHandler } from '../../helpers/client.js';
 import { server } from '../../helpers/server.js';
 
@@ -29,24 +29,56 @@ function deleteThen(url: string, first: () => Response, v1 = false) {
 
 const CALL = `${BASE}/v2/calls/call_1`;
 const USER = `${BASE_V1}/v1/users/u1`;
+/** Answers GET of the call with its detail, ended at `ended_at`; counts the reads. */
+function detailEndedAt(ended_at: unknown) {
+  const reads = { count: 0 };
+  server.use(
+    http.get(CALL, () => {
+      reads.count++;
+      return HttpResponse.json({
+        status: 'success',
+        data: { call: { ...detailCall('call_1'), status: 'ended', ended_at } },
+      });
+    }),
+  );
+  return reads;
+}
+
 const lost502 = () =>
   HttpResponse.json({ status: 'error', code: 'bad_gateway', message: 'upstream' }, { status: 502 });
 
 describe('a retried DELETE that finds the resource gone resolves (API.md, Answers the SDK does not trust)', () => {
-  it('calls.end: a 502 whose call was ended, then 404 → the ended call, its end time unknown', async () => {
+  it('calls.end: a 502 whose call was ended, then 404 → the ended call, its end time read back with one GET', async () => {
     const seen = deleteThen(CALL, lost502);
+    const reads = detailEndedAt('2024-03-01T10:05:00Z');
     await expect(testClient().calls.end('call_1')).resolves.toEqual({
       id: 'call_1',
       status: 'ended',
-      ended_at: null,
+      ended_at: '2024-03-01T10:05:00Z',
     });
     expect(seen.attempts).toBe(2);
+    expect(reads.count).toBe(1);
   });
 
-  it('calls.end: a reset connection, then 404 → resolves', async () => {
+  it('calls.end: a reset connection, then 404 → resolves with the end time read back', async () => {
     const seen = deleteThen(CALL, () => HttpResponse.error());
-    await expect(testClient().calls.end('call_1')).resolves.toMatchObject({ id: 'call_1', status: 'ended' });
+    const reads = detailEndedAt('2024-03-01T10:06:00Z');
+    await expect(testClient().calls.end('call_1')).resolves.toMatchObject({
+      id: 'call_1',
+      status: 'ended',
+      ended_at: '2024-03-01T10:06:00Z',
+    });
     expect(seen.attempts).toBe(2);
+    expect(reads.count).toBe(1);
+  });
+
+  it('calls.end: a read-back without ended_at is a ResponseValidationError naming the field', async () => {
+    deleteThen(CALL, lost502);
+    detailEndedAt(null);
+    await expect(testClient().calls.end('call_1')).rejects.toMatchObject({
+      name: 'ResponseValidationError',
+      message: expect.stringContaining('data.call.ended_at'),
+    });
   });
 
   it('users.delete: a 503, then 404 → { deleted: true, id }', async () => {
@@ -88,9 +120,11 @@ describe('a retried DELETE that finds the resource gone resolves (API.md, Answer
     expect(error).toBeInstanceOf(NotFoundError);
   });
 
-  it('the normal answer is unchanged', async () => {
+  it('the normal answer is unchanged, and reads nothing back', async () => {
     server.use(http.delete(CALL, () => HttpResponse.json(endedCallBody)));
+    const reads = detailEndedAt('2030-01-01T00:00:00Z');
     const ended = await testClient().calls.end('call_1');
-    expect(typeof ended.ended_at).toBe('string');
+    expect(ended).toEqual(endedCallBody.data.call);
+    expect(reads.count).toBe(0);
   });
 });

@@ -11,6 +11,9 @@ import {
   type CallEventData,
   type CallIncomingEvent,
   type CallStatus,
+  type CallStatusChangedEvent,
+  type OpenEventData,
+  type OtherWebhookEvent,
   type UnknownWebhookEvent,
   verifyWebhook,
   type WebhookCall,
@@ -60,10 +63,11 @@ function summary(event: WebhookEvent): string {
       event.data.id;
       return `${event.type} ${event.data.call.id} ${event.data.call.status}`;
     default:
-      // A documented type whose payload the spec does not show: data stays an open record.
-      expectTypeOf(event.data).toEqualTypeOf<Record<string, unknown>>();
-      // @ts-expect-error data.call is not typed for contact.*, message.new, …
-      return typeof event.data.call === 'object' ? event.data.call.id : event.type;
+      // A documented type whose payload the spec does not show: data stays an open record, with
+      // `call` typed for one that carries a call.
+      expectTypeOf(event.data).toEqualTypeOf<OpenEventData>();
+      expectTypeOf(event.data.call).toEqualTypeOf<WebhookCall | undefined>();
+      return event.data.call?.id ?? event.type;
   }
 }
 
@@ -100,6 +104,41 @@ describe('event types (issue 12)', () => {
       await receiver.handle({ body: raw, headers: { 'service-signature': header(raw) } });
     }
     expect(seen).toEqual(['+15557654321', 'call_1']);
+  });
+
+  it('receiver.on takes any event type: call.status_changed and newer types get data.call typed', async () => {
+    const receiver = new WebhookReceiver({ secret: SECRET, now: NOW });
+    const seen: string[] = [];
+    receiver.on('call.status_changed', (event) => {
+      expectTypeOf(event).toEqualTypeOf<CallStatusChangedEvent>();
+      seen.push(`changed ${event.data.call.status}`);
+    });
+    receiver.on('call.recorded', (event) => {
+      expectTypeOf(event).toEqualTypeOf<OtherWebhookEvent<'call.recorded'>>();
+      expectTypeOf(event.data.call).toEqualTypeOf<WebhookCall | undefined>();
+      seen.push(`recorded ${event.data.call?.id}`);
+    });
+    receiver.on('*', (event) => {
+      // Narrowed by `type`, no cast: the catch-all knows call.status_changed too.
+      if (event.type === 'call.status_changed') {
+        expectTypeOf(event).toEqualTypeOf<CallStatusChangedEvent>();
+        seen.push(`* ${event.data.call.id}`);
+      }
+    });
+    // @ts-expect-error an observability event's handler gets its info, not an event
+    receiver.on('handler_error', (info: { data: unknown }) => info);
+    for (const type of ['call.status_changed', 'call.recorded']) {
+      const raw = body({
+        ...incoming,
+        id: type,
+        type,
+        data: { call: { ...incoming.data.call, status: 'answered' } },
+      });
+      expect(
+        (await receiver.handle({ body: raw, headers: { 'service-signature': header(raw) } })).status,
+      ).toBe(200);
+    }
+    expect(seen.sort()).toEqual(['* call_1', 'changed answered', 'recorded call_1']);
   });
 
   it('an event of a type this version does not know still verifies, reached as UnknownWebhookEvent', async () => {

@@ -1,4 +1,5 @@
 import {
+  type AnyReceivedWebhookEvent,
   type CallEventData,
   type CallIncomingEvent,
   type DedupStore,
@@ -192,7 +193,7 @@ describe('WebhookReceiver.handle', () => {
       },
     };
     r.on('call.incoming', router.onCall, router);
-    r.once('*', router.onCall as (event: WebhookEvent) => void, router);
+    r.once('*', router.onCall as (event: AnyReceivedWebhookEvent) => void, router);
     expect((await r.handle(delivery())).status).toBe(200);
     expect(router.seen).toEqual(['evt_1', 'evt_1']);
     expect([r.listenerCount('call.incoming'), r.listenerCount('*')]).toEqual([1, 0]);
@@ -546,7 +547,7 @@ describe('WebhookReceiver.handle', () => {
     const { r } = receiver();
     r.on('call.incoming', (event) => expectTypeOf(event).toEqualTypeOf<CallIncomingEvent>());
     r.on('call.ended', (event) => expectTypeOf(event.data).toEqualTypeOf<CallEventData>());
-    r.on('*', (event) => expectTypeOf(event).toEqualTypeOf<WebhookEvent>());
+    r.on('*', (event) => expectTypeOf(event).toEqualTypeOf<AnyReceivedWebhookEvent>());
   });
 
   it('takes the first value of a repeated header given as an array', async () => {
@@ -599,10 +600,31 @@ describe('MemoryDedupStore', () => {
     expect(store.has('a')).toBe(false);
   });
 
-  it('is bounded to 10 000 ids by default', () => {
+  it('keeps every id for its ttl however many come (a 100 000-event backlog), not a count', () => {
     const store = new MemoryDedupStore({ now: () => 0 });
-    for (let i = 0; i <= 10_000; i++) store.add(`evt_${i}`, 60);
-    expect([store.has('evt_0'), store.has('evt_1'), store.has('evt_10000')]).toEqual([false, true, true]);
+    for (let i = 0; i < 100_000; i++) store.add(`evt_${i}`, 60);
+    expect([store.has('evt_0'), store.has('evt_50000'), store.has('evt_99999')]).toEqual([true, true, true]);
+  });
+
+  it('forgets the oldest ids past maxBytes (each counted as its length + 100 B), with one warning', () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    try {
+      // evt_0 … evt_9: 105 B each; 1 000 B holds nine of them.
+      const store = new MemoryDedupStore({ maxBytes: 1_000, now: () => 0 });
+      for (let i = 0; i < 10; i++) store.add(`evt_${i}`, 60);
+      expect([store.has('evt_0'), store.has('evt_1'), store.has('evt_9')]).toEqual([false, true, true]);
+      store.add('evt_10', 60);
+      expect(store.has('evt_1')).toBe(false);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]?.[0])).toMatch(/Raise maxBytes.*redisDedupStore/);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('refuses a maxBytes that is not a positive number', () => {
+    for (const maxBytes of [0, -1, Number.NaN])
+      expect(() => new MemoryDedupStore({ maxBytes })).toThrow('maxBytes must be a positive number of bytes');
   });
 
   it('keeps at most maxSize ids, forgetting the oldest', () => {

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import {
   type CallEventData,
   type CallIncomingEvent,
+  type OpenEventData,
   signWebhook,
   TelephonyError,
   verifyWebhook,
@@ -194,7 +195,7 @@ describe('types', () => {
     expectTypeOf<CallIncomingEvent['data']['call']['from']['number']>().toEqualTypeOf<string>();
     expectTypeOf<CallIncomingEvent['data']['call']['status']>().toEqualTypeOf<'ringing'>();
     expectTypeOf<WebhookEventOf<'call.missed'>['data']>().toEqualTypeOf<CallEventData>();
-    expectTypeOf<WebhookEventOf<'contact.updated'>['data']>().toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf<WebhookEventOf<'contact.updated'>['data']>().toEqualTypeOf<OpenEventData>();
     expectTypeOf<WebhookEvent['type']>().toEqualTypeOf<WebhookEventType>();
     expectTypeOf<'call.incoming' | 'call.ended' | 'contact.updated'>().toExtend<WebhookEventType>();
   });

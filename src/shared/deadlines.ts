@@ -8,7 +8,9 @@ export interface Watched {
  * Deadlines for pending calls that are all given the same time, kept by one timer: it fires at the
  * oldest pending deadline, expires what is due and re-arms for the next. A call then costs a set
  * entry instead of a timer and a race of its own — on a store round trip of a few tens of µs, those
- * were a measurable share. The timer is unref'd: a pending call never keeps a process alive.
+ * were a measurable share. The timer is unref'd: a pending call never keeps a process alive. A
+ * limit beyond setTimeout's 24.8-day range (Infinity included) arms no timer: one would fire at once.
+ * The client's store calls (core/pacing) and the webhook receiver's time-outs both run on it.
  */
 export class Deadlines {
   readonly #limitMs: number;
@@ -24,7 +26,7 @@ export class Deadlines {
   watch(expire: () => void): Watched {
     const watched = { due: performance.now() + this.#limitMs, expire };
     this.#pending.add(watched);
-    if (!this.#armed) this.#arm(this.#limitMs);
+    if (!this.#armed && this.#limitMs < 2 ** 31) this.#arm(this.#limitMs);
     return watched;
   }
 
@@ -43,16 +45,18 @@ export class Deadlines {
     timer.unref?.();
   }
 
+  // `#armed` stays set while it runs, so an `expire` that watches again (a renewal) does not arm a
+  // second timer, which could fire after the next deadline due.
   readonly #fire = (): void => {
-    this.#armed = false;
     const now = performance.now();
     for (const watched of this.#pending) {
       if (watched.due > now) {
-        if (!this.#armed) this.#arm(watched.due - now);
+        this.#arm(watched.due - now);
         return;
       }
       this.#pending.delete(watched);
       watched.expire();
     }
+    this.#armed = false;
   };
 }

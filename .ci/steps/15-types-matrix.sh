@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The TypeScript matrix: the packed package compiled by a strict consumer (strict,
+# exactOptionalPropertyTypes, noUncheckedIndexedAccess, skipLibCheck false) with TypeScript 5.4.5 (the
+# lowest supported) and 5.9.3, each under nodenext, bundler and node10 resolution, every entry imported.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+# CI built dist/ before this step.
+npx --no-install tsx scripts/types-matrix.ts

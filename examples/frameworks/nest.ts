@@ -1,0 +1,22 @@
+import 'reflect-metadata';
+import { Controller, Module, Post, type RawBodyRequest, Req, Res } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import type { WebhookReceiver } from 'telephony-sdk/webhooks';
+
+export function createApp(receiver: WebhookReceiver) {
+  @Controller('webhooks')
+  class WebhooksController {
+    @Post()
+    async receive(@Req() req: RawBodyRequest<Request>, @Res() res: Response) {
+      // rawBody: true (below) keeps the exact bytes beside the parsed body.
+      const { status } = await receiver.handle({ body: req.rawBody ?? '', headers: req.headers });
+      res.status(status).end();
+    }
+  }
+
+  @Module({ controllers: [WebhooksController] })
+  class AppModule {}
+
+  return NestFactory.create(AppModule, { rawBody: true });
+}

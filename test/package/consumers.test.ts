@@ -1,0 +1,126 @@
+/**
+ * The packed tarball in more places users put it: Vite's and Rollup's production builds of a
+ * browser app (each bundle then run: its client lists calls, its receiver verifies a signed
+ * delivery), and a test file run by node:test, the sandbox beside the client, as docs/sandbox.md shows.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import commonjsModule from '@rollup/plugin-commonjs';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import { rollup } from 'rollup';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, packTarball, projectWithTarball, repoRoot } from '../../scripts/lib/tarball.js';
+
+// The plugin's types are CommonJS under NodeNext (the function is their `default`); at run time the
+// import resolves its ESM build, whose default export is the function itself.
+const commonjs = commonjsModule as unknown as typeof commonjsModule.default;
+
+let project = '';
+const made: string[] = [];
+
+beforeAll(() => {
+  ensureBuilt();
+  const tarball = packTarball();
+  made.push(join(tarball, '..'));
+  project = projectWithTarball(tarball);
+  made.push(project);
+}, 120_000);
+
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** An app that lists calls through a given fetch and verifies a delivery it signs itself. */
+const APP = `
+import { TelephonyClient } from 'telephony-sdk';
+import { signWebhook, WebhookReceiver } from 'telephony-sdk/webhooks';
+
+export async function run(fetch) {
+  const client = new TelephonyClient({ baseUrl: 'http://sandbox.test', accessToken: 'tok', fetch });
+  const page = await client.calls.listRecent({ limit: 5 });
+  const receiver = new WebhookReceiver({ secret: 'whsec_app' });
+  const seen = [];
+  receiver.on('call.incoming', (event) => void seen.push(event.id));
+  const body = JSON.stringify({ id: 'evt_app', type: 'call.incoming', created_at: new Date().toISOString(), data: { call: { id: 'call_1' } } });
+  const headers = { 'service-signature': await signWebhook(body, 'whsec_app') };
+  const { status } = await receiver.handle({ body, headers });
+  return { listed: page.items.length, status, seen };
+}
+`;
+
+/** A fetch answering one page of calls, as the service would. */
+const fetchStub = async () =>
+  Response.json({
+    status: 200,
+    data: { calls: [], pagination: { total: 0, limit: 5, offset: 0, has_more: false } },
+  });
+
+describe('packed tarball, more consumers', () => {
+  it('a Vite production build of a browser app bundles it with no setting, and the bundle runs', async () => {
+    writeFileSync(join(project, 'app.js'), APP);
+    await build({
+      root: project,
+      logLevel: 'silent',
+      configFile: false,
+      build: {
+        outDir: 'vite-dist',
+        minify: true,
+        lib: { entry: join(project, 'app.js'), formats: ['es'], fileName: 'app' },
+      },
+    });
+    const [bundle = ''] = readdirSync(join(project, 'vite-dist'));
+    const app = (await import(pathToFileURL(join(project, 'vite-dist', bundle)).href)) as {
+      run(fetch: typeof fetchStub): Promise<unknown>;
+    };
+    expect(await app.run(fetchStub)).toEqual({ listed: 0, status: 200, seen: ['evt_app'] });
+  }, 120_000);
+
+  it('Rollup bundles it with the one line README names (eventemitter3 is CommonJS), and the bundle runs', async () => {
+    expect(readFileSync(join(repoRoot, 'README.md'), 'utf8')).toContain(
+      'plugins: [nodeResolve({ browser: true }), commonjs()]',
+    );
+    writeFileSync(join(project, 'app.js'), APP);
+    const bundle = await rollup({
+      input: join(project, 'app.js'),
+      plugins: [nodeResolve({ browser: true }), commonjs()],
+      onwarn: () => {},
+    });
+    await bundle.write({ dir: join(project, 'rollup-dist'), entryFileNames: 'app.mjs', format: 'es' });
+    const app = (await import(pathToFileURL(join(project, 'rollup-dist/app.mjs')).href)) as {
+      run(fetch: typeof fetchStub): Promise<unknown>;
+    };
+    expect(await app.run(fetchStub)).toEqual({ listed: 0, status: 200, seen: ['evt_app'] });
+  }, 120_000);
+
+  it('node:test runs a test of the client against the sandbox', () => {
+    writeFileSync(
+      join(project, 'calls.test.mjs'),
+      `
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { TelephonyClient } from 'telephony-sdk';
+import { createSandbox } from 'telephony-sdk/testing';
+
+test('a placed call is answered', async () => {
+  const sandbox = createSandbox();
+  const client = new TelephonyClient({
+    baseUrl: 'http://sandbox.test', baseUrlV1: 'http://sandbox.test',
+    ...sandbox.credentials, fetch: sandbox.fetch, clock: sandbox.clientClock,
+  });
+  const call = await client.calls.create({ to: '+15551234567' });
+  await sandbox.advance(5_000);
+  assert.equal((await client.calls.get(call.id)).status, 'answered');
+});
+`,
+    );
+    const out = execFileSync(process.execPath, ['--test', 'calls.test.mjs'], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(out).toMatch(/# pass 1\n# fail 0/);
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { APIPromise, mapAnswer } from '../../../src/core/response/api-promise.js';
+
+const response = new Response(null, { status: 201, headers: { 'x-request-id': 'srv_1' } });
+
+describe('APIPromise', () => {
+  it('resolves to the data; withResponse() to the data and the response', async () => {
+    const promise = new APIPromise(Promise.resolve({ data: { id: 'c1' }, response }));
+    expect(await promise).toEqual({ id: 'c1' });
+    const both = await promise.withResponse();
+    expect(both.data).toEqual({ id: 'c1' });
+    expect(both.response.headers.get('x-request-id')).toBe('srv_1');
+    expect(both.response.status).toBe(201);
+  });
+
+  it('rejects through await, catch, finally and withResponse alike', async () => {
+    const error = new Error('boom');
+    const failing = () => new APIPromise<number>(Promise.reject(error));
+    await expect(failing()).rejects.toBe(error);
+    expect(await failing().catch((e: unknown) => e)).toBe(error);
+    let ran = false;
+    await expect(
+      failing().finally(() => {
+        ran = true;
+      }),
+    ).rejects.toBe(error);
+    expect(ran).toBe(true);
+    await expect(failing().withResponse()).rejects.toBe(error);
+  });
+
+  it('then, catch and finally give plain promises', () => {
+    const promise = new APIPromise(Promise.resolve({ data: 1, response }));
+    expect(promise.then((n) => n + 1)).not.toBeInstanceOf(APIPromise);
+    expect(promise.finally(() => {})).not.toBeInstanceOf(APIPromise);
+  });
+
+  it('mapAnswer turns the data and keeps the response', async () => {
+    const mapped = mapAnswer(
+      Promise.resolve({ data: { data: { call: 'c1' } }, response }),
+      (body) => body.data.call,
+    );
+    expect(await mapped).toBe('c1');
+    expect((await mapped.withResponse()).response).toBe(response);
+  });
+});
