@@ -121,6 +121,10 @@ export class APITimeoutError extends APIConnectionError {
   override readonly name: string = 'APITimeoutError';
 }
 
+/** An attempt (or the read of its body) that took longer than `timeout` ms. */
+export const timedOut = (operation: string, timeout: number) =>
+  new APITimeoutError(`${operation} timed out after ${timeout} ms`);
+
 /** The caller's `AbortSignal` fired, during a request or a backoff wait. `cause` is the signal's reason. */
 export class APIUserAbortError extends TelephonyError {
   override readonly name: string = 'APIUserAbortError';

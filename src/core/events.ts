@@ -59,6 +59,7 @@ export interface SharedStateErrorEvent {
 
 /** `'warning'` `rate_limit_above_plan`: a 429 named a plan smaller than the client's `rateLimit` (said once). */
 export interface RateLimitAbovePlanWarning {
+  /** The warning's kind: the client's `rateLimit` is above what the service enforces. */
   code: 'rate_limit_above_plan';
   /** What is wrong and what to change. */
   message: string;
@@ -70,6 +71,7 @@ export interface RateLimitAbovePlanWarning {
 
 /** `'warning'` `v1_deprecated`: the client's first v1 call (SPEC.md, Versioning: v1 is deprecated); said once per client. */
 export interface V1DeprecatedWarning {
+  /** The warning's kind: a v1 call, once per client (SPEC.md, Versioning). */
   code: 'v1_deprecated';
   /** The call that met it (as in its other events, logs and error). */
   requestId: string;
@@ -84,11 +86,13 @@ export interface V1DeprecatedWarning {
  * said once per method and path.
  */
 export interface DeprecatedWarning {
+  /** The warning's kind: an answer carried `Deprecation` or `Sunset`, once per method and path. */
   code: 'deprecated';
   /** The call that met it (as in its other events, logs and error). */
   requestId: string;
   /** The operation, and what the headers said. */
   message: string;
+  /** The method of the call the answer was for. */
   method: HttpMethod;
   /** The path the answer was for, without a query string. */
   path: string;

@@ -5,7 +5,7 @@ import { invalid, ValidationError } from './errors.js';
 import { isLogLevel, LOG_LEVELS, type Logger, type LogLevel } from './logs/level.js';
 import { budgetOf, PLANS, type RateLimit } from './pacing/plans.js';
 import type { RateBudget, SharedState } from './pacing/shared-state.js';
-import { mergeHeaders } from './request/headers.js';
+import { mergeHeaders } from './request/route.js';
 import type { Middleware } from './transport/middleware.js';
 import type { RequestOptions } from './types.js';
 import { clip } from './zod-issues.js';

@@ -50,7 +50,14 @@ export interface WaitForCallOptions {
    * Milliseconds between reads: the first wait, doubled after each read up to `max`. Default 1 000 up to
    * 10 000; with a `receiver`, 10 000 up to 60 000 (its events do the waking).
    */
-  pollInterval?: { initial?: number | undefined; max?: number | undefined } | undefined;
+  pollInterval?:
+    | {
+        /** Milliseconds before the first read again. */
+        initial?: number | undefined;
+        /** The longest wait between reads, in milliseconds. */
+        max?: number | undefined;
+      }
+    | undefined;
   /**
    * A `WebhookReceiver` the call's events arrive at (a webhook or the call's `callback_url`): each
    * verified event whose `data.call.id` is this call makes the wait read the call again at once. Its

@@ -42,7 +42,9 @@ export interface ActiveFault {
   readonly id: string;
   /** The method it hits, or `null` for any. */
   readonly method: string | null;
+  /** The path it hits, exact or with `*` for one segment. */
   readonly path: string;
+  /** What it does to a request it hits. */
   readonly kind: FaultKind;
   /** How many requests it was given to hit, `null` until cleared. */
   readonly times: number | null;
@@ -58,6 +60,7 @@ export interface ActiveFault {
 
 /** What {@link Sandbox.injectFault} returns. */
 export interface FaultHandle {
+  /** The fault's id, as `sandbox.faults` and the CLI's `faults` list it. */
   readonly id: string;
   /** Requests it has hit so far (it keeps counting until it is cleared or its `times` run out). */
   readonly hits: number;

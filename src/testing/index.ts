@@ -7,6 +7,7 @@ export { RETRY_DELAYS_MS } from './delivery.js';
 export type { DeliveryResponse, NoAnswer, NoAnswerCause } from './delivery-timeout.js';
 export type { DeprecationHeaders, DeprecationOption } from './deprecation.js';
 export type { ActiveFault, FaultHandle, FaultInit, FaultKind } from './faults.js';
+export type { ApiVersion } from './http.js';
 export type { MswHttp, MswMount } from './msw.js';
 export type { ListeningSandbox } from './node-server.js';
 export type { Plan, SandboxPlan } from './plans.js';

@@ -4,19 +4,24 @@
  */
 
 /** From quietest to most verbose; each level includes the ones before it. */
-export const LOG_LEVELS = ['off', 'error', 'warn', 'info', 'debug'] as const;
-
 /** How much the client logs: `'warn'` by default (warnings only), `'debug'` for one line per attempt. */
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
+
+/** The log levels, from none to most: each level logs its own lines and those of the levels before it. */
+export const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
 
 /**
  * Where log lines go: `console`, a pino or winston logger, or anything with these four methods. Each
  * line is one string argument, so every logger prints it as is.
  */
 export interface Logger {
+  /** One line per attempt (`logLevel: 'debug'`). */
   debug(message: string): void;
+  /** One line per call (`logLevel: 'info'`). */
   info(message: string): void;
+  /** One line per `'warning'` event (the default level). */
   warn(message: string): void;
+  /** Reserved for failures of the SDK itself; nothing is logged at this level today. */
   error(message: string): void;
 }
 

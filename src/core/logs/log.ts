@@ -1,4 +1,4 @@
-import { escapeControls } from '../response/call-error.js';
+import { escapeControls } from '../escape-controls.js';
 import { clip } from '../zod-issues.js';
 import { environmentLevel, LOG_LEVELS, type Logger, type LogLevel, resolveLevel } from './level.js';
 

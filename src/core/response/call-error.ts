@@ -14,7 +14,9 @@ import {
   PermissionDeniedError,
   RateLimitError,
   type TelephonyError,
+  timedOut,
 } from '../errors.js';
+import { escapeControls } from '../escape-controls.js';
 import { clip } from '../zod-issues.js';
 import { redactor } from './redact.js';
 
@@ -138,10 +140,6 @@ function ownCopy(error: TelephonyError): TelephonyError {
   return Object.create(Object.getPrototypeOf(error), Object.getOwnPropertyDescriptors(error));
 }
 
-/** An attempt (or the read of its body) that took longer than `timeout` ms. */
-export const timedOut = (operation: string, timeout: number) =>
-  new APITimeoutError(`${operation} timed out after ${timeout} ms`);
-
 /**
  * A call that would wait longer than its `maxRetryAfter` fails at once, as a 429 would: `paused` when
  * a 429 paused the account, `rate_budget_exhausted` when the `rateLimit` budget is spent.
@@ -169,19 +167,6 @@ function lostAnswer(operation: string, message: string): string {
     : message;
   return `${operation}: the service may have ${what}; its answer was lost (${detail}). Check before retrying.`;
 }
-
-/**
- * Control characters an answer may carry (CR, LF, ESC, the rest of C0 and C1, DEL) shown escaped in a
- * message: an upstream cannot forge a log line or a terminal sequence.
- */
-export function escapeControls(text: string): string {
-  return text.replace(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
-    /[\u0000-\u001f\u007f-\u009f]/g,
-    (c) => CONTROL_NAMES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
-const CONTROL_NAMES: Record<string, string> = { '\r': '\\r', '\n': '\\n', '\t': '\\t' };
 
 function stringField(value: unknown, key: string): string | undefined {
   const field = (value as Record<string, unknown> | null | undefined)?.[key];

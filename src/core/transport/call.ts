@@ -14,7 +14,7 @@ import { type AttemptLine, clientLog, type Log } from '../logs/log.js';
 import type { ResolvedOptions } from '../options.js';
 import type { Pacing } from '../pacing/pacing.js';
 import { SAFETY_MS } from '../pacing/plans.js';
-import { type CallFacts, callError, type Failure } from '../response/call-error.js';
+import type { CallFacts, Failure } from '../response/call-error.js';
 import { redactor } from '../response/redact.js';
 import type { TracedCall } from '../tracing/traced-call.js';
 import type { HttpMethod } from '../types.js';
@@ -180,34 +180,36 @@ export class Caller {
     let after429 = false;
     let waitedMs = 0;
     let bearer: string | undefined;
-    const fail = (failure: Failure) => callError(failure, this.#facts(plan, acted, attempts, bearer));
+    const fail = (failure: Failure) => mapped(failure, this.#facts(plan, acted, attempts, bearer));
     const debug = (attempt: number, record: AttemptRecord, next: AttemptLine['next']) => {
       if (this.log.debugging)
         this.log.attempt({ requestId, operation: plan.operation, method, url, attempt, ...record, next });
     };
     // A wait that would pass the call's deadline is refused before it starts, never slept through.
-    const refuseWait = (attempt: number, record: AttemptRecord, ms: number, outcome: Outcome) => {
+    const refuseWait = async (attempt: number, record: AttemptRecord, ms: number, outcome: Outcome) => {
       if (deadline === undefined || deadline.fits(ms)) return;
       debug(attempt, record, { retry: false });
       acted ||= mayHaveActed(outcome);
-      throw fail(passed(deadline, false));
+      throw await fail(passed(deadline, false));
     };
     // A whole-call deadline would bound this loop: each round is one attempt and the wait after it.
     for (let attempt = 0; ; attempt++) {
       let headers: Record<string, string>;
       try {
         if (signal?.aborted) throw userAbort(signal);
-        if (deadline !== undefined && deadline.left() === 0) throw fail(passed(deadline, false));
+        if (deadline !== undefined && deadline.left() === 0) throw await fail(passed(deadline, false));
         bearer = await this.#bearer(plan);
         const paced = await this.#pace(plan, after429);
-        if (typeof paced === 'object') throw fail(paced);
+        if (typeof paced === 'object') throw await fail(paced);
         waitedMs += paced;
         headers =
           bearer === undefined ? plan.headers : { ...plan.headers, authorization: `Bearer ${bearer}` };
       } catch (error) {
         throw isErrorOf(plan, error)
           ? error
-          : fail(error instanceof DeadlinePassed ? passed(error, false) : failureOf(error, signal, false));
+          : await fail(
+              error instanceof DeadlinePassed ? passed(error, false) : failureOf(error, signal, false),
+            );
       }
       const record: AttemptRecord = { ms: 0 };
       if (waitedMs > 0) record.waitedMs = waitedMs;
@@ -239,9 +241,9 @@ export class Caller {
         const decision = outcome === undefined ? undefined : decide(outcome, state, policy);
         if (outcome === undefined || decision?.action !== 'wait') {
           debug(attempt, record, { retry: false });
-          throw fail(failure);
+          throw await fail(failure);
         }
-        refuseWait(attempt, record, decision.ms, outcome);
+        await refuseWait(attempt, record, decision.ms, outcome);
         debug(attempt, record, { retry: true, waitMs: decision.ms, reason: decision.reason });
         waitedMs = await this.#wait(plan, attempt, decision.ms, decision.reason, fail);
         acted ||= mayHaveActed(outcome);
@@ -279,7 +281,7 @@ export class Caller {
       if (decision.action === 'wait') {
         // The answer of an attempt that is retried is not read: free its connection.
         discard(response);
-        refuseWait(attempt, record, decision.ms, outcome);
+        await refuseWait(attempt, record, decision.ms, outcome);
         debug(attempt, record, { retry: true, waitMs: decision.ms, reason: decision.reason });
         waitedMs = await this.#wait(plan, attempt, decision.ms, decision.reason, fail);
         acted ||= mayHaveActed(outcome);
@@ -292,7 +294,7 @@ export class Caller {
         discard(response);
         return { response, body: undefined, gone: true };
       }
-      const error = fail(await this.#errorAnswer(plan, response, startedAt, retryAfterMs, fail));
+      const error = await fail(await this.#errorAnswer(plan, response, startedAt, retryAfterMs, fail));
       if (error instanceof APIError) record.code = error.code;
       throw error;
     }
@@ -311,13 +313,13 @@ export class Caller {
     plan: CallPlan,
     response: Response,
     startedAt: number,
-    fail: (failure: Failure) => TelephonyError,
+    fail: (failure: Failure) => Promise<TelephonyError>,
   ): Promise<unknown> {
     if (plan.parse === undefined) return undefined;
     try {
       return plan.parse(await readText(readOf(plan, startedAt), response), response.status);
     } catch (error) {
-      throw fail(
+      throw await fail(
         error instanceof APIUserAbortError
           ? { kind: 'abort', error, inFlight: true }
           : { kind: 'unreadable', error: error as TelephonyError },
@@ -396,7 +398,7 @@ export class Caller {
     attempt: number,
     delayMs: number,
     reason: string,
-    fail: (failure: Failure) => TelephonyError,
+    fail: (failure: Failure) => Promise<TelephonyError>,
   ): Promise<number> {
     const { method, shownUrl: url, requestId } = plan;
     this.#events.emit('retry', { method, url, attempt, requestId, delayMs, reason });
@@ -405,7 +407,7 @@ export class Caller {
     try {
       await sleep(this.#clock, delayMs, plan.signal);
     } catch (error) {
-      throw fail({ kind: 'abort', error: error as APIUserAbortError, inFlight: false });
+      throw await fail({ kind: 'abort', error: error as APIUserAbortError, inFlight: false });
     }
     return delayMs;
   }
@@ -436,14 +438,14 @@ export class Caller {
     response: Response,
     startedAt: number,
     retryAfterMs: number | undefined,
-    fail: (failure: Failure) => TelephonyError,
+    fail: (failure: Failure) => Promise<TelephonyError>,
   ): Promise<Failure> {
     let cutAt: number | undefined;
     // An error body that cannot be read leaves the error its status; only the caller's abort wins.
     const text = await readText(readOf(plan, startedAt), response, () => {
       cutAt = plan.limits.maxResponseBytes;
-    }).catch((error: unknown) => {
-      if (error instanceof APIUserAbortError) throw fail({ kind: 'abort', error, inFlight: true });
+    }).catch(async (error: unknown) => {
+      if (error instanceof APIUserAbortError) throw await fail({ kind: 'abort', error, inFlight: true });
       return '';
     });
     return { kind: 'answer', response, text, cutAt, retryAfterMs };
@@ -475,6 +477,16 @@ const readOf = (plan: CallPlan, startedAt: number) => ({
   timeout: plan.limits.timeout,
   maxResponseBytes: plan.limits.maxResponseBytes,
 });
+
+/**
+ * The one error mapping (response/call-error.ts), loaded by `import()` on a call's first failure: the
+ * failure path is async anyway, and a bundle makes the mapping a chunk a client loads only when a
+ * call fails.
+ */
+async function mapped(failure: Failure, facts: CallFacts): Promise<TelephonyError> {
+  const { callError } = await import('../response/call-error.js');
+  return callError(failure, facts);
+}
 
 /** POST is not idempotent, except the token request (no credential: it carries it in the form). */
 const isIdempotent = (plan: CallPlan) => plan.method !== 'POST' || plan.credential === undefined;

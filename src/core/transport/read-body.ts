@@ -1,5 +1,4 @@
-import { APIConnectionError, ResponseValidationError, TelephonyError } from '../errors.js';
-import { timedOut } from '../response/call-error.js';
+import { APIConnectionError, ResponseValidationError, TelephonyError, timedOut } from '../errors.js';
 import { userAbort } from './signals.js';
 
 /** What bounds the read of one attempt's answer. */

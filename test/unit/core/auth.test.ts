@@ -111,6 +111,10 @@ describe('OAuth client credentials', () => {
     );
     const client = testClient({ clock });
     await client.request({ method: 'GET', path: '/v2/x' });
+    // A failed call loads the error mapping (by import(), on a client's first failure): the background
+    // refresh's failures below then settle within the turn this test gives them.
+    server.use(http.get(`${BASE}/v2/missing`, () => HttpResponse.json({}, { status: 404 }), { once: true }));
+    await expect(client.request({ method: 'GET', path: '/v2/missing' })).rejects.toThrow();
     down = true;
     clock.advance(3_540_000);
 
