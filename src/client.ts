@@ -19,7 +19,7 @@ import { Calls, LegacyCalls, Stats, Users, Webhooks } from './resources/index.js
  * `on`, `once` and `off`. A listener cannot break a call: one that throws or rejects is ignored.
  */
 export class TelephonyClient {
-  readonly #transport: Transport;
+  readonly #transport: HttpTransport;
   readonly #events = new ClientEmitter();
   /** v2 calls: list, get, create, end, transfer. */
   readonly calls: Calls;
@@ -65,8 +65,8 @@ export class TelephonyClient {
     if (tracer !== undefined) {
       // Each method a traced operation, named as called: `calls.create`, `request`.
       for (const name of ['calls', 'stats', 'webhooks', 'users', 'legacyCalls'] as const)
-        traceMethods(this[name], tracer, `${name}.`);
-      traceMethods(this, tracer, '', ['request']);
+        traceMethods(this[name], this.#transport, tracer, `${name}.`);
+      traceMethods(this, this.#transport, tracer, '', ['request']);
     }
   }
 
@@ -102,7 +102,8 @@ export class TelephonyClient {
    * resource methods. Resolves to the parsed JSON body (the whole envelope, not unwrapped).
    */
   request(spec: RequestSpec, options?: RequestOptions): APIPromise<unknown> {
-    return this.#transport.send(spec, options);
+    // `this.transport`: a traced `request` runs on a view whose transport is bound to its span.
+    return this.transport.send(spec, options);
   }
 
   /** The transport for resource classes and `download` of recordings (`recording_url`). */

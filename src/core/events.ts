@@ -139,7 +139,7 @@ export interface ClientEvents {
 export type ClientListener<Name extends keyof ClientEvents> = (...payload: ClientEvents[Name]) => void;
 
 // Registered as the listener with the user's function as its `this`: eventemitter3 then removes it by
-// (shielded, context), so `off(name, fn)` and `once` keep their meaning while every call is guarded.
+// (shielded, context), so `off(name, fn)` and `once` keep their meaning while every call is shielded.
 function shielded(this: (...payload: unknown[]) => unknown, ...payload: unknown[]): void {
   try {
     const result = this(...payload);
@@ -153,7 +153,7 @@ function shielded(this: (...payload: unknown[]) => unknown, ...payload: unknown[
 
 /**
  * The client's event registry: eventemitter3 underneath, but `emit` stays internal and every listener
- * runs guarded, so no listener can fail a request, skip another listener or lose a token.
+ * runs shielded, so no listener can fail a request, skip another listener or lose a token.
  */
 export class ClientEmitter {
   readonly #emitter = new EventEmitter();

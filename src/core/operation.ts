@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import { sendChecked } from './checked-send.js';
 import { paramNames, refuseNamed } from './request/extra.js';
 import { operationName } from './request/method.js';
 import { validateParams } from './request/params.js';
@@ -43,20 +44,19 @@ export function runOperation<Data extends AnySchema, Result>(
     // A typed parameter sent as an extra would skip its check: refused even when the call left it out.
     if (spec.query) refuseNamed(options?.extraQuery, paramNames(spec.query.schema), 'extraQuery', operation);
     if (spec.body) refuseNamed(options?.extraBody, paramNames(spec.body.schema), 'extraBody', operation);
-    const { data: sent, response } = await transport
-      .send(
-        {
-          method: spec.method,
-          path: spec.path,
-          query: query as Record<string, QueryValue> | undefined,
-          body,
-          ifGone: spec.ifGone && { status: 'success', data: spec.ifGone },
-        },
-        options,
-      )
-      .withResponse();
-    const { data } = unwrapSuccess(sent, operation);
-    return { data: spec.result(parseResponse(spec.data, data, operation)), response };
+    // Checked within the call: a `data` that fails the schema is that call's error (its attempts and id).
+    return sendChecked(
+      transport,
+      {
+        method: spec.method,
+        path: spec.path,
+        query: query as Record<string, QueryValue> | undefined,
+        body,
+        ifGone: spec.ifGone && { status: 'success', data: spec.ifGone },
+      },
+      options,
+      (sent) => spec.result(parseResponse(spec.data, unwrapSuccess(sent, operation).data, operation)),
+    ).withResponse();
   };
   return new APIPromise(answer());
 }

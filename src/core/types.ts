@@ -103,3 +103,10 @@ export interface Transport {
    */
   download(request: RawRequest, options?: RequestOptions): Promise<Response>;
 }
+
+/**
+ * A resource's copy of itself whose requests go through another transport: a traced method runs on
+ * one bound to its traced call (tracing/trace-methods.ts). A copy, not a view made with
+ * `Object.create`: a method that reads the resource's `#private` members needs a real instance.
+ */
+export const withTransport: unique symbol = Symbol('withTransport');

@@ -1,4 +1,4 @@
-import type { SharedStateGuard } from '../core/pacing/guard.js';
+import type { FailSafeState } from '../core/pacing/fail-safe-state.js';
 import { type FleetBudget, insert, type RateBudget, type Reservation } from '../core/pacing/shared-state.js';
 
 /**
@@ -8,7 +8,7 @@ import { type FleetBudget, insert, type RateBudget, type Reservation } from '../
 const EDGE_MS = 2_000;
 /**
  * How long the share still holds once our sends are back in the store: the others write theirs back
- * within the guard's 5 s back-off of the store's return, and then the store's window is whole again.
+ * within the fail-safe state's 5 s back-off of the store's return, and then the store's window is whole again.
  */
 const REFILL_MS = 6_000;
 
@@ -40,11 +40,11 @@ interface ScopeState {
  * lose its window, so a client without one does not carry this code.
  */
 export class FleetShare implements FleetBudget {
-  readonly #guard: SharedStateGuard;
+  readonly #failSafe: FailSafeState;
   readonly #scopes = new Map<string, ScopeState>();
 
-  constructor(guard: SharedStateGuard) {
-    this.#guard = guard;
+  constructor(failSafe: FailSafeState) {
+    this.#failSafe = failSafe;
   }
 
   reserve(scope: string, asked: RateBudget, now: number, boundMs: number): Promise<Reservation> {
@@ -53,7 +53,7 @@ export class FleetShare implements FleetBudget {
       state = { members: 1, degradedUntil: 0, unstoredSince: Infinity, unused: [] };
       this.#scopes.set(scope, state);
     }
-    const local = this.#guard.local;
+    const local = this.#failSafe.local;
     const { limit, windowMs, maxWaitMs = Infinity } = asked;
     const share = { limit: Math.max(1, Math.floor(limit / state.members)), windowMs };
     if (now < state.degradedUntil)
@@ -76,7 +76,7 @@ export class FleetShare implements FleetBudget {
       state.degradedUntil = now + windowMs;
       return local.reserveNow(scope, { ...share, maxWaitMs }, now);
     };
-    return this.#guard
+    return this.#failSafe
       .run('reserve', (store) => store.reserve(scope, asked, now), boundMs, fallback)
       .then((reservation) =>
         fellBack ? reservation : this.#taken(scope, state, share, reservation, maxWaitMs, now, seeding),
@@ -93,7 +93,7 @@ export class FleetShare implements FleetBudget {
     now: number,
     seeded: boolean,
   ): Reservation {
-    const local = this.#guard.local;
+    const local = this.#failSafe.local;
     const log = local.log(scope, share.windowMs, now);
     const { held, members, epoch } = reservation;
     if (members !== undefined && members > 0) state.members = members;

@@ -1,4 +1,4 @@
-import type { SharedStateGuard } from '../core/pacing/guard.js';
+import type { FailSafeState } from '../core/pacing/fail-safe-state.js';
 import type { RateBudget, Reservation, SharedState, SharedToken } from '../core/pacing/shared-state.js';
 import { type RedisConnection, type Send, sendOver } from './connection.js';
 import { FleetShare } from './fleet-share.js';
@@ -147,8 +147,8 @@ class RedisState implements SharedState {
   }
 
   /** A server or a network can fail, and a restart lose the windows: each client paces to its share then. */
-  fleetBudget(guard: SharedStateGuard): FleetShare {
-    return new FleetShare(guard);
+  fleetBudget(failSafe: FailSafeState): FleetShare {
+    return new FleetShare(failSafe);
   }
 }
 

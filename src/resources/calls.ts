@@ -8,7 +8,7 @@ import { path } from '../core/request/path.js';
 import { APIPromise, type WithResponse } from '../core/response/api-promise.js';
 import { listPages, type PagePromise } from '../core/response/page.js';
 import { type OffsetPagination, offsetPages } from '../core/response/pagination.js';
-import type { RequestOptions } from '../core/types.js';
+import { type RequestOptions, type Transport, withTransport } from '../core/types.js';
 import { quote } from '../core/zod-issues.js';
 import type { CallStatus } from '../shared/call-status.js';
 import type { WebhookReceiver } from '../webhooks/receiver.js';
@@ -122,6 +122,10 @@ export class Calls extends APIResource {
   constructor(transport: ConstructorParameters<typeof APIResource>[0], clock: Clock = systemClock) {
     super(transport);
     this.#clock = clock;
+  }
+
+  override [withTransport](transport: Transport): this {
+    return new Calls(transport, this.#clock) as this;
   }
 
   /**

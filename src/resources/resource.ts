@@ -1,4 +1,4 @@
-import type { Transport } from '../core/types.js';
+import { type Transport, withTransport } from '../core/types.js';
 
 /** Base of the resource classes: holds the transport that performs their requests. */
 export abstract class APIResource {
@@ -7,5 +7,10 @@ export abstract class APIResource {
 
   constructor(transport: Transport) {
     this.transport = transport;
+  }
+
+  /** This resource sending through `transport`; a subclass with more constructor arguments overrides it. */
+  [withTransport](transport: Transport): this {
+    return new (this.constructor as new (transport: Transport) => this)(transport);
   }
 }

@@ -134,7 +134,7 @@ describe('types as an editor shows them', () => {
       .join('\n');
     expect(declarations).toContain('interface CallDetail');
     for (const internal of [
-      /\bSharedStateGuard\b/,
+      /\bFailSafeState\b/,
       /\bClientEmitter\b/,
       /\bMemoryState\b/,
       /ArgumentMap/,

@@ -70,3 +70,20 @@ export const traceparentOf = (span: ReadableSpan): string => {
   const { traceId, spanId, traceFlags } = span.spanContext();
   return `00-${traceId}-${spanId}-0${traceFlags & 1}`;
 };
+
+/** Each attempt span as the names from its root down, ending with its URL's path and query. */
+export function attemptPaths(spans: readonly ReadableSpan[]): Set<string> {
+  const byId = new Map(spans.map((span) => [span.spanContext().spanId, span]));
+  const pathOf = (span: ReadableSpan): string[] => {
+    const parent = span.parentSpanContext && byId.get(span.parentSpanContext.spanId);
+    return [...(parent ? pathOf(parent) : []), span.name];
+  };
+  return new Set(
+    spans
+      .filter((span) => span.name === 'GET')
+      .map((span) => {
+        const url = new URL(String(span.attributes['url.full']));
+        return [...pathOf(span), url.pathname + url.search].join(' > ');
+      }),
+  );
+}

@@ -4,7 +4,7 @@ import type { IssuedToken } from '../../src/core/auth/issued-token.js';
 import { SharedTokenSource, type TokenLockTiming } from '../../src/core/auth/shared-token.js';
 import { systemClock } from '../../src/core/clock.js';
 import { ClientEmitter } from '../../src/core/events.js';
-import { SharedStateGuard } from '../../src/core/pacing/guard.js';
+import { FailSafeState } from '../../src/core/pacing/fail-safe-state.js';
 import { type RedisServer, startRedis, stopAllRedis } from '../helpers/redis.js';
 import { closeRedisClients, redisClients } from '../helpers/redis-clients.js';
 
@@ -41,8 +41,8 @@ async function sources() {
   const source = (connection: typeof node, request: () => Promise<IssuedToken>) => {
     const events = new ClientEmitter();
     events.on('shared_state_error', (event) => errors.push(event));
-    const guard = new SharedStateGuard(redisState(connection.client), systemClock, events, 1_000);
-    return new SharedTokenSource(guard, KEY, systemClock, request, TIMING);
+    const failSafe = new FailSafeState(redisState(connection.client), systemClock, events, 1_000);
+    return new SharedTokenSource(failSafe, KEY, systemClock, request, TIMING);
   };
   return { node, io, source, errors };
 }

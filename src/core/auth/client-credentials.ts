@@ -30,5 +30,5 @@ export function clientCredentials(settings: ClientCredentialsSettings, pacer: Pa
   const { baseUrl, clientId, clientSecret, scope, clock, events, post } = settings;
   const key = `${pacer.account}:token:${fingerprint(`${baseUrl} ${clientId} ${scope ?? ''}`)}`;
   const request = () => requestToken(post, events, clientId, clientSecret, scope);
-  return new TokenCache(new SharedTokenSource(pacer.guard, key, clock, request), clock);
+  return new TokenCache(new SharedTokenSource(pacer.failSafe, key, clock, request), clock);
 }

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { SharedStateGuard } from '../pacing/guard.js';
+import type { FailSafeState } from '../pacing/fail-safe-state.js';
 import type { IssuedToken } from './issued-token.js';
 import { renewalPoint, type TokenSource } from './token-cache.js';
 
@@ -29,7 +29,7 @@ const TOKEN_LOCK: TokenLockTiming = { leaseMs: 4_000, renewMs: 1_500, pollMs: 10
  * own token request.
  */
 export class SharedTokenSource implements TokenSource {
-  readonly #guard: SharedStateGuard;
+  readonly #failSafe: FailSafeState;
   readonly #key: string;
   readonly #clock: Clock;
   readonly #request: () => Promise<IssuedToken>;
@@ -37,13 +37,13 @@ export class SharedTokenSource implements TokenSource {
   readonly #holder = `${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
 
   constructor(
-    guard: SharedStateGuard,
+    failSafe: FailSafeState,
     key: string,
     clock: Clock,
     request: () => Promise<IssuedToken>,
     timing: TokenLockTiming = TOKEN_LOCK,
   ) {
-    this.#guard = guard;
+    this.#failSafe = failSafe;
     this.#key = key;
     this.#clock = clock;
     this.#request = request;
@@ -77,17 +77,17 @@ export class SharedTokenSource implements TokenSource {
   #lock(): Promise<boolean> {
     const now = this.#clock.now();
     const { leaseMs } = this.#timing;
-    return this.#guard.run('lockToken', (state) => state.lockToken(this.#key, this.#holder, leaseMs, now));
+    return this.#failSafe.run('lockToken', (state) => state.lockToken(this.#key, this.#holder, leaseMs, now));
   }
 
   #unlock(): Promise<void> {
-    return this.#guard.run('unlockToken', (state) => state.unlockToken(this.#key, this.#holder));
+    return this.#failSafe.run('unlockToken', (state) => state.unlockToken(this.#key, this.#holder));
   }
 
   /** The shared token while it is fresh. */
   async #read(): Promise<IssuedToken | undefined> {
     const now = this.#clock.now();
-    const shared = await this.#guard.run('readToken', (state) => state.readToken(this.#key, now));
+    const shared = await this.#failSafe.run('readToken', (state) => state.readToken(this.#key, now));
     // Past its renewal point (as TokenCache's), it is renewed rather than handed out.
     if (shared === undefined || now >= renewalPoint(shared.expiresAt, shared.expiresAt - shared.obtainedAt))
       return undefined;
@@ -96,7 +96,7 @@ export class SharedTokenSource implements TokenSource {
 
   /** Drops the shared token if it is still `refused` (a 401), so no client is handed it again. */
   drop(refused: string): Promise<void> {
-    return this.#guard.run('dropToken', (state) => state.dropToken(this.#key, refused));
+    return this.#failSafe.run('dropToken', (state) => state.dropToken(this.#key, refused));
   }
 
   /** One token request, its lease renewed meanwhile when `locked`; its token is stored for every client. */
@@ -130,7 +130,7 @@ export class SharedTokenSource implements TokenSource {
       obtainedAt: startedAt,
     };
     // Frees the lock only if this client still holds it.
-    await this.#guard.run('writeToken', (state) => state.writeToken(this.#key, token, this.#holder));
+    await this.#failSafe.run('writeToken', (state) => state.writeToken(this.#key, token, this.#holder));
     return issued;
   }
 }

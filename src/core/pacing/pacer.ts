@@ -2,17 +2,17 @@ import type { Clock } from '../clock.js';
 import type { ApiVersion } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import type { ResolvedOptions } from '../options.js';
-import { SharedStateGuard } from './guard.js';
+import { FailSafeState } from './fail-safe-state.js';
 import type { FleetBudget, RateBudget, Reservation } from './shared-state.js';
 
 /**
  * The reservation before an attempt of a version's calls; a client without pacing nor pause skips the
- * store. It is what {@link Pacing} loads: with the guard over the client's `sharedState` (or its own
+ * store. It is what {@link Pacing} loads: with the fail-safe state over the client's `sharedState` (or its own
  * memory) and the account, the part of shared-state keys that says whose budget, pauses and token
  * they are (the token's key is made with them).
  */
 export class Pacer {
-  readonly guard: SharedStateGuard;
+  readonly failSafe: FailSafeState;
   readonly account: string;
   readonly #budget: RateBudget | undefined;
   readonly #clock: Clock;
@@ -32,12 +32,12 @@ export class Pacer {
    */
   constructor(options: ResolvedOptions, events: ClientEmitter) {
     const { budget, clock } = options;
-    this.guard = new SharedStateGuard(options.sharedState, clock, events, options.timeout);
+    this.failSafe = new FailSafeState(options.sharedState, clock, events, options.timeout);
     this.account = options.account;
     this.#budget = budget;
     this.#clock = clock;
     this.#events = events;
-    if (budget !== undefined) this.#share = this.guard.fleetBudget();
+    if (budget !== undefined) this.#share = this.failSafe.fleetBudget();
     this.#maxPauseMs = options.maxRetryAfterMs;
   }
 
@@ -57,11 +57,11 @@ export class Pacer {
     const now = this.#clock.now();
     const scope = `${this.account}:${version}`;
     const budget = retryOf429 ? undefined : this.#budget;
-    if (budget === undefined && !this.guard.shared && now >= this.#pausedUntil) return undefined;
+    if (budget === undefined && !this.failSafe.shared && now >= this.#pausedUntil) return undefined;
     const asked = budget === undefined ? undefined : { ...budget, maxWaitMs };
     if (asked !== undefined && this.#share !== undefined)
       return this.#share.reserve(scope, asked, now, boundMs);
-    return this.guard.run('reserve', (state) => state.reserve(scope, asked, now), boundMs);
+    return this.failSafe.run('reserve', (state) => state.reserve(scope, asked, now), boundMs);
   }
 
   /**
@@ -90,6 +90,6 @@ export class Pacer {
     const now = this.#clock.now();
     const scope = `${this.account}:${version}`;
     this.#pausedUntil = Math.max(this.#pausedUntil, now + ms);
-    return this.guard.run('pause', (state) => state.pause(scope, ms, now));
+    return this.failSafe.run('pause', (state) => state.pause(scope, ms, now));
   }
 }

@@ -8,11 +8,11 @@ const NO_WAIT: Reservation = { waitMs: 0, reason: undefined };
 export type PacerSettings = ConstructorParameters<typeof Pacer>;
 
 /**
- * A client's pacing and shared state, with their code (pacer.ts, guard.ts, the in-memory state)
- * loaded by `import()` only when the client needs it: at once for a client that paces, shares state
- * or gets its own tokens; on its first 429 for any other — so a bundle splits it off what a browser
- * client with a static token loads first. Until then nothing can hold a call back: no budget, no
- * store, no pause.
+ * A client's pacing and shared state, with their code (pacer.ts, fail-safe-state.ts, the in-memory
+ * state) loaded by `import()` only when the client needs it: at once for a client that paces, shares
+ * state or gets its own tokens; on its first 429 for any other — so a bundle splits it off what a
+ * browser client with a static token loads first. Until then nothing can hold a call back: no
+ * budget, no store, no pause.
  */
 export class Pacing {
   readonly #settings: PacerSettings;
@@ -26,7 +26,7 @@ export class Pacing {
     if (eager) void this.parts();
   }
 
-  /** The pacer (with the guard and the account), loaded on first use. */
+  /** The pacer (with the fail-safe state and the account), loaded on first use. */
   parts(): Promise<Pacer> {
     this.#loading ??= import('./pacer.js').then(({ Pacer }) => {
       const pacer = new Pacer(...this.#settings);

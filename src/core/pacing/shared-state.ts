@@ -1,4 +1,4 @@
-import type { SharedStateGuard } from './guard.js';
+import type { FailSafeState } from './fail-safe-state.js';
 
 /**
  * State that clients share so that a fleet behaves like one client: the rate budget, 429 pauses and
@@ -118,12 +118,12 @@ export interface SharedState {
   /**
    * Optional: how a pacing client reserves through this store so that a store that fails or loses its
    * window cannot push the fleet past the plan (`redisState` gives its fleet share: docs/scale.md). Called
-   * once per client, with the client's guard over the store. Without it, each reservation is the
+   * once per client, with the client's fail-safe state over the store. Without it, each reservation is the
    * store's, or the client's own in-memory state's while the store fails.
    * @internal How `telephony-sdk/redis` hands its stores' clients the fleet share; a wrapper around
    * `redisState` keeps the share by forwarding it.
    */
-  fleetBudget?(guard: SharedStateGuard): FleetBudget;
+  fleetBudget?(failSafe: FailSafeState): FleetBudget;
 }
 
 interface Lock {

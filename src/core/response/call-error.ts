@@ -36,7 +36,7 @@ export type Failure =
   | { kind: 'connection'; cause: unknown; codes: string[]; neverSent: boolean }
   /** The caller's signal fired; `inFlight` when an attempt was under way. */
   | { kind: 'abort'; error: APIUserAbortError; inFlight: boolean }
-  /** The SDK did not send: the credential failed. */
+  /** The SDK did not send: the credential failed (with the token request's error, for a client-credentials token). */
   | { kind: 'refused'; error: TelephonyError }
   /** The SDK did not send: the rate budget or a 429's pause would hold the call longer than `maxRetryAfter`. */
   | { kind: 'held_back'; waitMs: number; reason: 'pacing' | 'paused'; maxRetryAfterMs: number }
@@ -117,7 +117,7 @@ function errorAndOutcome(failure: Failure, call: CallFacts): { error: TelephonyE
     case 'abort':
       return { error: failure.error, outcome: failure.inFlight ? 'unknown' : unsent };
     case 'refused':
-      return { error: failure.error, outcome: unsent };
+      return { error: ownCopy(failure.error), outcome: unsent };
     case 'held_back':
       return { error: heldBack(failure, call), outcome: unsent };
     case 'unreadable':
@@ -128,6 +128,16 @@ function errorAndOutcome(failure: Failure, call: CallFacts): { error: TelephonyE
         outcome: failure.inFlight ? 'unknown' : unsent,
       };
   }
+}
+
+/**
+ * `error` itself, or, when it ended another call already (the token request's, which every call
+ * waiting for that token inherits), a copy of it (class, message, fields) whose `outcome`,
+ * `attempts` and `requestId` can be this call's.
+ */
+function ownCopy(error: TelephonyError): TelephonyError {
+  if (error.requestId === undefined) return error;
+  return Object.create(Object.getPrototypeOf(error), Object.getOwnPropertyDescriptors(error));
 }
 
 /**

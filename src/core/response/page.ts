@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
+import { sendChecked } from '../checked-send.js';
 import { TelephonyError } from '../errors.js';
 import { paramNames, refuseNamed } from '../request/extra.js';
 import { operationName } from '../request/method.js';
 import { validateParams } from '../request/params.js';
-import { currentTracedCall } from '../tracing/current.js';
+import { nextCall } from '../tracing/traced-call.js';
 import type { HttpMethod, RequestOptions, Transport } from '../types.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { unwrapSuccess } from './envelope.js';
@@ -136,12 +137,11 @@ export function listPages<Item extends z.core.$ZodType, P extends Pagination>(
 ): PagePromise<z.output<Item>, P> {
   type T = z.output<Item>;
   const operation = operationName(spec);
-  // A next page is an operation of its own, named as the list's first (`calls.listRecent`).
-  const traced = currentTracedCall();
-  const again = <R extends PromiseLike<unknown>>(run: () => R): R => traced?.again(run) ?? run();
+  // `via`: the transport the page is sent through (a next page's is bound to its own traced call);
   // `from`: where the answer must start (a next page); `before`: items of the pages before it;
   // `walk`: where a walk over a list that grows at its front stands (after its first page).
   const fetchPage = async (
+    via: Transport,
     query: Query,
     from: number | undefined,
     before: number,
@@ -150,17 +150,20 @@ export function listPages<Item extends z.core.$ZodType, P extends Pagination>(
     // A typed parameter sent as an extra would skip its check (operation.ts does the same).
     if (options?.extraQuery)
       refuseNamed(options.extraQuery, paramNames(spec.query.schema), 'extraQuery', operation);
-    const { data: answer, response } = await transport
-      .send({ method: spec.method, path: spec.path, query }, options)
-      .withResponse();
-    const envelope = unwrapSuccess(answer, operation);
-    const received = parseResponse(
-      arrayOf(spec.itemSchema),
-      envelope.data[spec.items],
-      operation,
-      `data.${spec.items}`,
-    ) as T[];
-    const { pagination, at, offset, next } = spec.pagination(envelope, query, received.length, operation);
+    // Checked within the call: an answer that fails the schema is that call's error (its attempts and id).
+    const {
+      data: { received, pagination, at, offset, next },
+      response,
+    } = await sendChecked(via, { method: spec.method, path: spec.path, query }, options, (answer) => {
+      const envelope = unwrapSuccess(answer, operation);
+      const received = parseResponse(
+        arrayOf(spec.itemSchema),
+        envelope.data[spec.items],
+        operation,
+        `data.${spec.items}`,
+      ) as T[];
+      return { received, ...spec.pagination(envelope, query, received.length, operation) };
+    }).withResponse();
     const advanced = from === undefined || at >= from;
     let items = received;
     let here = walk;
@@ -170,7 +173,7 @@ export function listPages<Item extends z.core.$ZodType, P extends Pagination>(
       else {
         const moved = walkOn(walk, pagination.total, offset, ids);
         if ('reread' in moved)
-          return fetchPage({ ...query, offset: moved.reread }, moved.reread, before, moved.walk);
+          return fetchPage(via, { ...query, offset: moved.reread }, moved.reread, before, moved.walk);
         items = moved.fresh.map((index) => received[index] as T);
         here = moved.walk;
       }
@@ -182,7 +185,10 @@ export function listPages<Item extends z.core.$ZodType, P extends Pagination>(
     const left = here === undefined ? seen < pagination.total : here.left > 0;
     const fetchNext =
       next !== undefined && advanced && items.length > 0 && left
-        ? () => new PagePromise(again(() => fetchPage(next.query, next.at, seen, here)))
+        ? () =>
+            new PagePromise(
+              nextCall(via, (transport) => fetchPage(transport, next.query, next.at, seen, here)),
+            )
         : undefined;
     const page = new Page(items, pagination, fetchNext);
     if (!advanced) behind.add(page);
@@ -191,7 +197,7 @@ export function listPages<Item extends z.core.$ZodType, P extends Pagination>(
   // Validated here, not in a default parameter: a refusal rejects the first page and nothing is sent.
   const first = async () => {
     const query = validateParams(spec.query.schema, spec.query.value ?? {}, operation) as Query;
-    return fetchPage(query, undefined, 0, undefined);
+    return fetchPage(transport, query, undefined, 0, undefined);
   };
   return new PagePromise(first());
 }

@@ -9,7 +9,7 @@
  * - Waits (pacing, a 429's pause, the back-off before a retry) are events on the operation span.
  */
 import type { TraceContext as Context, TraceSpan as Span, Tracer } from '../../shared/tracer.js';
-import { runAs, type TracedCall } from './current.js';
+import type { TracedCall } from './traced-call.js';
 
 // Where @opentelemetry/api keeps a context's span: its `createContextKey` is `Symbol.for(description)`,
 // so every copy of the API, and the SDK behind the user's tracer, reads this key.
@@ -35,15 +35,19 @@ function end(span: Span, errorType?: string): void {
 }
 
 /**
- * Runs `run` (one SDK method) as the operation `name`, whose span ends when the promise `run`
- * returns settles: `ERROR`, with the error's class as `error.type`, when it rejects. Returns that
- * same promise (a `PagePromise` stays iterable).
+ * Runs `run` (one SDK method) as the traced call `name`, handed to it: a span that ends when the
+ * promise `run` returns settles, `ERROR` with the error's class as `error.type` when it rejects.
+ * Returns that same promise (a `PagePromise` stays iterable).
  */
-export function traced<R extends PromiseLike<unknown>>(tracer: Tracer, name: string, run: () => R): R {
+export function traced<R extends PromiseLike<unknown>>(
+  tracer: Tracer,
+  name: string,
+  run: (traced: TracedCall) => R,
+): R {
   // Its parent: the user's active span, if any.
   const span = tracer.startSpan(name);
   const context = contextOf({ [SPAN_KEY]: span });
-  const op: TracedCall = {
+  const call: TracedCall = {
     span,
     startAttempt(method, url, resends, headers) {
       const { hostname, port, protocol } = new URL(url);
@@ -81,7 +85,7 @@ export function traced<R extends PromiseLike<unknown>>(tracer: Tracer, name: str
     },
     again: (next) => traced(tracer, name, next),
   };
-  const result = runAs(op, run);
+  const result = run(call);
   result.then(
     () => end(span),
     (error: Error | undefined) => end(span, error?.name ?? 'Error'),

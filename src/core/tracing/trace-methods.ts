@@ -1,6 +1,8 @@
 import type { Tracer } from '../../shared/tracer.js';
 import { APIPromise, type WithResponse } from '../response/api-promise.js';
 import { type Page, PagePromise } from '../response/page.js';
+import { withTransport } from '../types.js';
+import { type TracedCall, TracedTransport, type TracingTransport } from './traced-call.js';
 
 type Method = (...args: unknown[]) => PromiseLike<unknown>;
 
@@ -14,13 +16,16 @@ const answerOf = (result: PromiseLike<unknown>): PromiseLike<WithResponse<Page<u
     : result.then((response) => ({ data: response as Page<unknown>, response: response as Response }));
 
 /**
- * Makes each method of `target`'s class (or the ones `names` lists) an operation named `prefix` + the
- * method's name (`calls.` + `create`): a span from the call until its promise settles (spans.ts).
- * The span code is loaded by `import()`, so a bundle splits it off what a client without a tracer
- * loads.
+ * Makes each method of `target`'s class (or the ones `names` lists) a traced call named `prefix` +
+ * the method's name (`calls.` + `create`): a span from the call until its promise settles (spans.ts).
+ * The method runs on a copy (or view) of `target` whose `transport` is `transport` bound to that
+ * call, so each request it makes, before or after an `await`, is an attempt of that call and no
+ * other. The span code is loaded by `import()`, so a bundle splits it off what a client without a
+ * tracer loads.
  */
 export function traceMethods(
   target: object,
+  transport: TracingTransport,
   tracer: Tracer,
   prefix: string,
   names = Object.getOwnPropertyNames(Object.getPrototypeOf(target)),
@@ -28,12 +33,25 @@ export function traceMethods(
   let spans: typeof import('./spans.js') | undefined;
   const loading = import('./spans.js').then((loaded) => (spans = loaded));
   const methods = target as Record<string, Method>;
+  const wrapped: Record<string, Method> = {};
+  // `target` sending through `bound`: a resource's copy of itself (its `#private` members are a real
+  // instance's), carrying the traced methods so a call one method makes of another is traced as its
+  // own; any other target (the client's `request`), a view whose `transport` is `bound`.
+  const boundTo = (bound: TracedTransport): object =>
+    withTransport in target
+      ? Object.assign(
+          (target as { [withTransport](t: TracedTransport): object })[withTransport](bound),
+          wrapped,
+        )
+      : Object.create(target, { transport: { value: bound } });
   for (const name of names) {
     const method = methods[name] as Method;
     if (name !== 'constructor')
-      methods[name] = (...args) => {
+      methods[name] = wrapped[name] = (...args) => {
         const call = () => method.apply(target, args);
-        const run = (loaded: typeof import('./spans.js')) => loaded.traced(tracer, prefix + name, call);
+        const callAs = (traced: TracedCall) =>
+          method.apply(boundTo(new TracedTransport(transport, traced)), args);
+        const run = (loaded: typeof import('./spans.js')) => loaded.traced(tracer, prefix + name, callAs);
         // Until the span code has loaded, a call waits for it (and runs untraced if it cannot
         // load); a PagePromise, so that a list's result stays iterable (any other method's result
         // is awaited, never iterated).

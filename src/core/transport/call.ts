@@ -16,7 +16,7 @@ import type { Pacing } from '../pacing/pacing.js';
 import { SAFETY_MS } from '../pacing/plans.js';
 import type { CallFacts, Failure } from '../response/call-error.js';
 import { redactor } from '../response/redact.js';
-import type { TracedCall } from '../tracing/current.js';
+import type { TracedCall } from '../tracing/traced-call.js';
 import type { HttpMethod } from '../types.js';
 import { type Deadline, DeadlinePassed } from './deadline.js';
 import { type Middleware, MiddlewareFailure, throughMiddleware } from './middleware.js';
@@ -56,8 +56,8 @@ export interface CallPlan {
   secrets: ReadonlyArray<string | undefined>;
   /** The API version, whose rate budget the call uses; `undefined` for the token request, which is not paced. */
   version: ApiVersion | undefined;
-  /** The traced operation whose attempt spans this call's attempts are; `undefined` without a tracer. */
-  op: TracedCall | undefined;
+  /** The traced call whose attempt spans this call's attempts are; `undefined` without a tracer. */
+  traced: TracedCall | undefined;
   headers: Record<string, string>;
   /** The body as sent: JSON, or the token request's form. */
   body: string | undefined;
@@ -102,7 +102,7 @@ export class Caller {
   /** 429 bodies still to read for the plan they name: a few are enough, and a 429 storm reads no more. */
   #planChecks = 3;
   /**
-   * The traced operation that last asked a refreshable credential for a bearer: a token request,
+   * The traced call that last asked a refreshable credential for a bearer: a token request,
    * which serves every call waiting for it, has its attempt spans under this one.
    */
   asker: TracedCall | undefined;
@@ -168,7 +168,7 @@ export class Caller {
   }
 
   async #run(plan: CallPlan, attempts: AttemptRecord[]): Promise<CallResult> {
-    const { method, shownUrl: url, requestId, limits, signal, op, deadline } = plan;
+    const { method, shownUrl: url, requestId, limits, signal, traced, deadline } = plan;
     const policy = {
       maxRetries: limits.maxRetries,
       maxRetryAfterMs: limits.maxRetryAfterMs,
@@ -205,7 +205,7 @@ export class Caller {
         headers =
           bearer === undefined ? plan.headers : { ...plan.headers, authorization: `Bearer ${bearer}` };
       } catch (error) {
-        throw isCallError(error)
+        throw isErrorOf(plan, error)
           ? error
           : await fail(
               error instanceof DeadlinePassed ? passed(error, false) : failureOf(error, signal, false),
@@ -216,7 +216,7 @@ export class Caller {
       attempts.push(record);
       waitedMs = 0;
       const startedAt = Date.now();
-      const span = op?.startAttempt(method, url, attempt, headers);
+      const span = traced?.startAttempt(method, url, attempt, headers);
       this.#events.emit('request', { method, url, attempt, requestId });
       let response: Response;
       try {
@@ -236,7 +236,7 @@ export class Caller {
               : 'APIConnectionError';
         // A cancelled attempt is no failure of the attempt (HTTP semantic conventions): no error.type.
         if (span !== undefined)
-          op?.endAttempt(span, undefined, failure.kind === 'abort' ? undefined : record.error);
+          traced?.endAttempt(span, undefined, failure.kind === 'abort' ? undefined : record.error);
         const outcome = outcomeOf(failure);
         const decision = outcome === undefined ? undefined : decide(outcome, state, policy);
         if (outcome === undefined || decision?.action !== 'wait') {
@@ -254,7 +254,7 @@ export class Caller {
       const { status } = response;
       record.ms = Date.now() - startedAt;
       record.status = status;
-      if (span !== undefined) op?.endAttempt(span, status);
+      if (span !== undefined) traced?.endAttempt(span, status);
       this.#events.emit('response', { method, url, attempt, requestId, status, durationMs: record.ms });
       const deprecated = this.#deprecations.answered(method, plan.url, response.headers, requestId);
       if (deprecated !== undefined) this.#events.emit('warning', deprecated);
@@ -354,7 +354,7 @@ export class Caller {
   async #bearer(plan: CallPlan): Promise<string | undefined> {
     const { credential } = plan;
     if (credential === undefined) return undefined;
-    if (credential.refreshable) this.asker = plan.op;
+    if (credential.refreshable) this.asker = plan.traced;
     const { deadline, limits } = plan;
     const value = credential.bearer(
       deadline === undefined ? limits.timeout : deadline.attemptTimeout(limits.timeout),
@@ -387,7 +387,7 @@ export class Caller {
     if (waitMs <= 0 || reason === undefined) return 0;
     if (plan.deadline !== undefined && !plan.deadline.fits(waitMs)) return passed(plan.deadline, false);
     this.#events.emit('throttle', { waitMs, reason });
-    plan.op?.waited(reason, waitMs);
+    plan.traced?.waited(reason, waitMs);
     await sleep(this.#clock, waitMs, plan.signal);
     return waitMs;
   }
@@ -403,7 +403,7 @@ export class Caller {
     const { method, shownUrl: url, requestId } = plan;
     this.#events.emit('retry', { method, url, attempt, requestId, delayMs, reason });
     if (delayMs === 0) return 0;
-    plan.op?.waited('retry', delayMs);
+    plan.traced?.waited('retry', delayMs);
     try {
       await sleep(this.#clock, delayMs, plan.signal);
     } catch (error) {
@@ -491,8 +491,13 @@ async function mapped(failure: Failure, facts: CallFacts): Promise<TelephonyErro
 /** POST is not idempotent, except the token request (no credential: it carries it in the form). */
 const isIdempotent = (plan: CallPlan) => plan.method !== 'POST' || plan.credential === undefined;
 
-/** An error the loop mapped already (it carries the call's id), thrown through a step that maps what it catches. */
-const isCallError = (error: unknown) => error instanceof TelephonyError && error.requestId !== undefined;
+/**
+ * An error the loop mapped already for `plan` (it carries the call's id), thrown through a step that
+ * maps what it catches. Another call's error (the token request's, which a waiting call inherits) is
+ * mapped again as this call's.
+ */
+const isErrorOf = (plan: CallPlan, error: unknown) =>
+  error instanceof TelephonyError && error.requestId === plan.requestId;
 
 /** What an attempt that failed without an answer produced, for the policy; `undefined` for an abort or a refusal. */
 function outcomeOf(failure: Failure): Outcome | undefined {

@@ -15,8 +15,8 @@ import { methodOf, operationName } from '../request/method.js';
 import { joinUrl, mergeHeaders, resolveTarget } from '../request/route.js';
 import { APIPromise, type WithResponse } from '../response/api-promise.js';
 import { parseJson, parseLenient } from '../response/envelope.js';
-import { currentTracedCall } from '../tracing/current.js';
-import type { RawRequest, RequestOptions, Transport } from '../types.js';
+import type { TracedCall, TracingTransport } from '../tracing/traced-call.js';
+import type { RawRequest, RequestOptions } from '../types.js';
 import { Caller, type CallLimits, type CallPlan } from './call.js';
 import { Deadline } from './deadline.js';
 import { follow, type Link, releasing } from './signals.js';
@@ -34,7 +34,7 @@ const nextRequestId = () => `${ID_PREFIX}${(++calls).toString(36)}`;
  * credentials by API version, the client's limits under each call's own, the link to the caller's
  * signal (one per call, without `AbortSignal.any`: signals.ts), and the token request's POST.
  */
-export class HttpTransport implements Transport {
+export class HttpTransport implements TracingTransport {
   readonly #caller: Caller;
   readonly #baseUrl: string | undefined;
   readonly #baseUrlV1: string | undefined;
@@ -81,24 +81,39 @@ export class HttpTransport implements Transport {
     this.#defaultHeaders = options.defaultHeaders;
   }
 
-  send(request: RawRequest, options?: RequestOptions): APIPromise<unknown> {
-    return new APIPromise(this.#send(request, options));
+  send(request: RawRequest, options?: RequestOptions, traced?: TracedCall): APIPromise<unknown> {
+    return this.sendChecked(request, options, (body) => body, traced);
   }
 
-  async #send(request: RawRequest, options: RequestOptions | undefined): Promise<WithResponse<unknown>> {
-    const plan = this.#plan(request, options, false, (text, status) =>
-      request.lenient ? parseLenient(text) : parseJson(text, status, plan.operation),
+  /** `send`, with the 2xx body checked within the call: a check that throws fails it as an unreadable answer. */
+  sendChecked<R>(
+    request: RawRequest,
+    options: RequestOptions | undefined,
+    check: (body: unknown) => R,
+    traced?: TracedCall,
+  ): APIPromise<R> {
+    return new APIPromise(this.#send(request, options, check, traced));
+  }
+
+  async #send<R>(
+    request: RawRequest,
+    options: RequestOptions | undefined,
+    check: (body: unknown) => R,
+    traced: TracedCall | undefined,
+  ): Promise<WithResponse<R>> {
+    const plan = this.#plan(request, options, traced, false, (text, status) =>
+      check(request.lenient ? parseLenient(text) : parseJson(text, status, plan.operation)),
     );
     try {
       const { gone, body, response } = await this.#caller.run(plan);
-      return { data: gone ? request.ifGone : body, response };
+      return { data: gone ? check(request.ifGone) : (body as R), response };
     } finally {
       this.#release(plan);
     }
   }
 
-  async download(request: RawRequest, options?: RequestOptions): Promise<Response> {
-    const plan = this.#plan(request, options, true, undefined);
+  async download(request: RawRequest, options?: RequestOptions, traced?: TracedCall): Promise<Response> {
+    const plan = this.#plan(request, options, traced, true, undefined);
     const link = this.#links.get(plan);
     let response: Response | undefined;
     try {
@@ -118,6 +133,7 @@ export class HttpTransport implements Transport {
   #plan(
     request: RawRequest,
     options: RequestOptions | undefined,
+    traced: TracedCall | undefined,
     allowAbsolute: boolean,
     parse: CallPlan['parse'],
   ): CallPlan {
@@ -164,7 +180,7 @@ export class HttpTransport implements Transport {
         credential,
         secrets: request.secrets ?? [],
         version,
-        op: currentTracedCall(),
+        traced,
         headers,
         body,
         limits: this.#limitsOf(options),
@@ -224,7 +240,7 @@ export class HttpTransport implements Transport {
       credential: undefined,
       secrets: [],
       version: undefined,
-      op: this.#caller.asker,
+      traced: this.#caller.asker,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: form,
       limits: this.#limits,

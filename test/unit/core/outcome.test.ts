@@ -3,6 +3,7 @@ import {
   APIConnectionError,
   APITimeoutError,
   APIUserAbortError,
+  AuthenticationError,
   InternalServerError,
   RateLimitError,
   ResponseValidationError,
@@ -184,6 +185,58 @@ describe("every rejection says whether the service may have acted ('outcome')", 
     const guard = await failure(client().calls.get('c1'));
     expect(guard).toBeInstanceOf(ResponseValidationError);
     expect(guard.outcome).toBe('unknown');
+  });
+
+  it("a 2xx whose data fails the schema (a call, a list page, after a retry): 'unknown', with the call's attempts and requestId", async () => {
+    let answers = 0;
+    server.use(
+      http.get(`${BASE}/v2/calls/c1`, () =>
+        answers++ === 0 ? error(503) : HttpResponse.json({ status: 'success', data: { call: { id: 1 } } }),
+      ),
+      http.get(`${BASE}/v2/calls/recent`, () =>
+        HttpResponse.json({ status: 'success', data: { calls: [{ id: 2 }] }, pagination: {} }),
+      ),
+    );
+    const c = client();
+    const ids: string[] = [];
+    c.on('request', (e) => ids.push(e.requestId));
+    const detail = await failure(c.calls.get('c1'));
+    expect(detail).toBeInstanceOf(ResponseValidationError);
+    expect(detail).toMatchObject({ outcome: 'unknown', attempts: [{ status: 503 }, { status: 200 }] });
+    expect(detail.requestId).toBeDefined();
+    expect(new Set(ids)).toEqual(new Set([detail.requestId]));
+    ids.length = 0;
+    const list = await failure(c.calls.listRecent());
+    expect(list).toBeInstanceOf(ResponseValidationError);
+    expect(list.message).toContain('data.calls.0');
+    expect(list).toMatchObject({ outcome: 'unknown', attempts: [{ status: 200 }] });
+    expect(list.requestId).toBeDefined();
+    expect(new Set(ids)).toEqual(new Set([list.requestId]));
+  });
+
+  it("a failed token request's error, inherited by each call waiting for it: that call's requestId, 'not_sent'", async () => {
+    server.use(
+      http.post(`${BASE}/v2/oauth/token`, () =>
+        HttpResponse.json({ error: 'invalid_client', error_description: 'no' }, { status: 401 }),
+      ),
+      http.get(`${BASE}/v2/x`, () => HttpResponse.json({})),
+    );
+    const c = testClient();
+    const tokenIds: string[] = [];
+    c.on('request', (e) => tokenIds.push(e.requestId));
+    const [first, second] = await Promise.all([
+      failure(c.request({ method: 'GET', path: '/v2/x' })),
+      failure(c.request({ method: 'GET', path: '/v2/x' })),
+    ]);
+    // One token request, and the calls themselves never sent.
+    expect(tokenIds).toHaveLength(1);
+    for (const e of [first, second]) {
+      expect(e).toBeInstanceOf(AuthenticationError);
+      expect(e.message).toMatch(/^POST \/v2\/oauth\/token → 401/);
+      expect(e).toMatchObject({ outcome: 'not_sent', attempts: [] });
+      expect(e.requestId).toBeDefined();
+    }
+    expect(new Set([first?.requestId, second?.requestId, tokenIds[0]]).size).toBe(3);
   });
 
   it('the requestId is the one the events of the call carried', async () => {

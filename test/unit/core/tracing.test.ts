@@ -17,11 +17,20 @@ import { detailCall, recentCallsBody } from '../../fixtures/calls.js';
 import { BASE, BASE_V1, CANARY, rejection, SECRETS, testClient, tokenHandler } from '../../helpers/client.js';
 import { fakeClock } from '../../helpers/clock.js';
 import { server } from '../../helpers/server.js';
-import { asyncContext, otel, spanTree, traceparentOf } from '../../helpers/tracing.js';
+import { asyncContext, attemptPaths, otel, spanTree, traceparentOf } from '../../helpers/tracing.js';
 
 asyncContext();
 
 const detail = { status: 'success', data: { call: detailCall('call_1') } };
+
+/** `calls/recent` in two pages of one call each (`call_0`, `call_1`). */
+const twoPages = () =>
+  http.get(`${BASE}/v2/calls/recent`, ({ request }) => {
+    const offset = Number(new URL(request.url).searchParams.get('offset') ?? 0);
+    return HttpResponse.json(
+      recentCallsBody([`call_${offset}`], { total: 2, limit: 1, offset, has_more: offset === 0 }),
+    );
+  });
 
 /** A client with a static token (no token request) and the given tracer. */
 function traced(tracer: ReturnType<typeof otel>['tracer'], overrides = {}): TelephonyClient {
@@ -176,14 +185,7 @@ describe('operation and attempt spans', () => {
 
   it('each page of a list is an operation named as the list', async () => {
     const { tracer, spans } = otel();
-    server.use(
-      http.get(`${BASE}/v2/calls/recent`, ({ request }) => {
-        const offset = Number(new URL(request.url).searchParams.get('offset') ?? 0);
-        return HttpResponse.json(
-          recentCallsBody([`call_${offset}`], { total: 2, limit: 1, offset, has_more: offset === 0 }),
-        );
-      }),
-    );
+    server.use(twoPages());
     const ids: string[] = [];
     for await (const call of traced(tracer).calls.listRecent({ limit: 1 })) ids.push(call.id);
     expect(ids).toEqual(['call_0', 'call_1']);
@@ -197,6 +199,29 @@ describe('operation and attempt spans', () => {
     expect(tree.filter((line) => line.includes('offset=1'))).toHaveLength(1);
   });
 
+  it("a page's next request is under the next page's own call, while another call runs", async () => {
+    const { tracer, spans } = otel();
+    server.use(
+      twoPages(),
+      http.get(`${BASE}/v2/calls/call_x`, () => HttpResponse.json(detail)),
+    );
+    const client = traced(tracer);
+    const first = await tracer.startActiveSpan('first', (span) =>
+      client.calls.listRecent({ limit: 1 }).finally(() => span.end()),
+    );
+    const [next] = await Promise.all([
+      tracer.startActiveSpan('next', (span) => first.getNextPage().finally(() => span.end())),
+      tracer.startActiveSpan('other', (span) => client.calls.get('call_x').finally(() => span.end())),
+    ]);
+    expect(next.items.map((call) => call.id)).toEqual(['call_1']);
+    expect(attemptPaths(spans())).toEqual(
+      new Set([
+        'first > calls.listRecent > GET > /v2/calls/recent?limit=1',
+        'next > calls.listRecent > GET > /v2/calls/recent?limit=1&offset=1',
+        'other > calls.get > GET > /v2/calls/call_x',
+      ]),
+    );
+  });
   it('methods are named as called: users.list, calls.create, request', async () => {
     const { tracer, spans } = otel();
     server.use(http.all('*', () => HttpResponse.json({ status: 'success', data: {} }, { status: 500 })));

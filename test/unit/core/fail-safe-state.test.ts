@@ -1,12 +1,12 @@
 import type { Reservation, SharedState, SharedStateErrorEvent } from 'telephony-sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClientEmitter } from '../../../src/core/events.js';
-import { SharedStateGuard } from '../../../src/core/pacing/guard.js';
+import { FailSafeState } from '../../../src/core/pacing/fail-safe-state.js';
 import { MemoryState } from '../../../src/core/pacing/shared-state.js';
 import { fakeClock } from '../../helpers/clock.js';
 
-// The guard bounds every store call to its bound (the call's timeout; 1 s here) with one timer for all pending calls (not one each).
-// Fake timers move setTimeout and performance.now together; the guard's back-off runs on the
+// The fail-safe state bounds every store call to its bound (the call's timeout; 1 s here) with one timer for all pending calls (not one each).
+// Fake timers move setTimeout and performance.now together; its back-off runs on the
 // client clock (fakeClock), which these tests do not move.
 
 const budget = { limit: 10, windowMs: 61_000 };
@@ -24,14 +24,14 @@ function heldStore() {
   return { store, held };
 }
 
-function guarded(store: SharedState) {
+function failSafeOver(store: SharedState) {
   const events = new ClientEmitter();
   const errors: SharedStateErrorEvent[] = [];
   events.on('shared_state_error', (event) => errors.push(event));
-  const guard = new SharedStateGuard(store, fakeClock(), events, 1_000);
+  const failSafe = new FailSafeState(store, fakeClock(), events, 1_000);
   const reserve = () => {
     const outcome: { value?: Reservation } = {};
-    void guard
+    void failSafe
       .run('reserve', (state) => state.reserve('acct:v2', budget, 0))
       .then((value) => {
         outcome.value = value;
@@ -41,14 +41,14 @@ function guarded(store: SharedState) {
   return { errors, reserve };
 }
 
-/** A guard over a held store, on fake setTimeout and performance.now. */
+/** A fail-safe state over a held store, on fake setTimeout and performance.now. */
 function onFakeTimers() {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
   const { store, held } = heldStore();
-  return { held, ...guarded(store) };
+  return { held, ...failSafeOver(store) };
 }
 
-describe('SharedStateGuard: one deadline timer for every pending store call', () => {
+describe('FailSafeState: one deadline timer for every pending store call', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -116,7 +116,7 @@ describe('SharedStateGuard: one deadline timer for every pending store call', ()
   it("the shared timer does not keep the process alive (unref'd)", async () => {
     const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
     const { store, held } = heldStore();
-    const { reserve } = guarded(store);
+    const { reserve } = failSafeOver(store);
     const answer = reserve();
     const timers = setTimeoutSpy.mock.results.map((result) => result.value as NodeJS.Timeout);
     expect(timers).toHaveLength(1);

@@ -14,7 +14,7 @@ const STORE_RETRY_MS = 5_000;
  * fallback), and the store is left alone for {@link STORE_RETRY_MS} before it is tried again (so an
  * outage costs one timeout, not one per call).
  */
-export class SharedStateGuard {
+export class FailSafeState {
   readonly #shared: SharedState | undefined;
   /** The client's own state: its pauses and, with a shared store, its log of what it sent. */
   readonly local = new MemoryState();
@@ -81,7 +81,7 @@ export class SharedStateGuard {
     return fallback();
   }
 
-  /** The store's own way of reserving a pacing client's budget through this guard, if it has one. */
+  /** The store's own way of reserving a pacing client's budget through this fail-safe state, if it has one. */
   fleetBudget(): FleetBudget | undefined {
     return this.#shared?.fleetBudget?.(this);
   }
