@@ -76,7 +76,7 @@ const entries: Entry[] = [
     // while the ceiling is decided again; the ceiling stays reported as unmet.
     name: 'telephony-sdk (client calling every resource)',
     source: wholeSdk,
-    budgetKb: 36.6,
+    budgetKb: 37,
     goalKb: 31,
     needs: ['src/client.ts', 'src/resources/calls.ts', 'src/resources/users.ts', 'dist/index.js'],
     foreignCode: [REDIS_CODE],
@@ -88,7 +88,7 @@ const entries: Entry[] = [
     // features as the whole SDK's: a ratchet at what ships, the ceiling reported as unmet.
     name: 'telephony-sdk, browser client first load (static token, no rateLimit)',
     source: wholeSdk,
-    budgetKb: 33.1,
+    budgetKb: 33.3,
     goalKb: 27,
     needs: ['src/core/pacing/pacing.ts', 'dist/index.js'],
     foreignCode: [REDIS_CODE, PACING_CODE, CLIENT_CREDENTIALS_CODE],

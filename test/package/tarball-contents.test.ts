@@ -23,11 +23,11 @@ interface Packed {
  * whitespace, the Node build its CJS copy (one CJS build serves every `require`) and the sandbox its
  * ESM copy, its maps and its TypeScript (586 724 B before; 968 545 B before issue 20). Raised to
  * 301 000 B when every result field got its doc in the declarations and `legacyCalls` was added
- * (300 362 B measured): the docs are what an editor shows. Raised to 353 000 B (351 504 B measured)
+ * (300 362 B measured): the docs are what an editor shows. Raised to 358 000 B (356 617 B measured)
  * for the attempt loop, idempotency look-ups, live lists, waitFor, logs, middleware, totalTimeout,
  * deprecation warnings, faults and the receiver's reasons: a ratchet at what ships, not a goal met.
  */
-const PACKED_LIMIT = 353_000;
+const PACKED_LIMIT = 358_000;
 
 let packed: Packed;
 beforeAll(() => {
