@@ -124,6 +124,7 @@ export class Calls extends APIResource {
     this.#clock = clock;
   }
 
+  /** This resource sending through `transport`, with the same clock. */
   override [withTransport](transport: Transport): this {
     return new Calls(transport, this.#clock) as this;
   }
