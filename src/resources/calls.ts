@@ -126,7 +126,10 @@ export class Calls extends APIResource {
 
   /** This resource sending through `transport`, with the same clock. */
   override [withTransport](transport: Transport): this {
-    return new Calls(transport, this.#clock) as this;
+    // Through `this.constructor`, not the class's own name: a class body that names itself is renamed
+    // `_Calls` by esbuild in the ESM builds, and the class's name is what `constructor.name` shows.
+    const Resource = this.constructor as new (transport: Transport, clock: Clock) => this;
+    return new Resource(transport, this.#clock);
   }
 
   /**
