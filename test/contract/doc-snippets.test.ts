@@ -18,6 +18,7 @@ const DOCS = [
   'README.md',
   'docs/calls.md',
   'docs/core.md',
+  'docs/debugging.md',
   'docs/observability.md',
   'docs/resources.md',
   'docs/sandbox.md',
@@ -46,11 +47,12 @@ const PREAMBLE: Record<string, string> = {
   rawBody: `declare const rawBody: string | Uint8Array;`,
   secret: `declare const secret: string;`,
   timestamp: `declare const timestamp: number;`,
-  // The reader's own tools and services: the test runner, an msw server, a CRM, a logger, Redis.
+  // The reader's own tools and services: the test runner, an msw server, a CRM, a logger, metrics, Redis.
   expect: `declare const expect: typeof import('vitest').expect;`,
   server: `declare const server: import('msw/node').SetupServer;`,
   crm: `declare const crm: { ring(number: string): Promise<void> };`,
   log: `declare function log(message: string): void;`,
+  metrics: `declare const metrics: { timing(name: string, ms: number, tags: Record<string, number>): void };`,
   redis: `declare const redis: {
     get(key: string): Promise<string | null>;
     set(key: string, value: string, options: { EX: number; NX?: boolean }): Promise<string | null>;
