@@ -4,7 +4,7 @@
  * twenty-line structural type a `z.infer` alias expands to; a hover on a field shows its doc;
  * go-to-definition lands on a declaration named like the type.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../scripts/lib/tarball.js';
@@ -12,8 +12,14 @@ import { builtPackageService, root } from '../helpers/compile.js';
 
 const probePath = `${root}test/contract/editor-probe.ts`;
 const probe = `
-import { TelephonyClient, type ListRecentCallsParams } from 'telephony-sdk';
-import { verifyWebhook } from 'telephony-sdk/webhooks';
+import {
+  TelephonyClient,
+  TelephonyError,
+  type CallDetail,
+  type ListRecentCallsParams,
+  type RequestOptions,
+} from 'telephony-sdk';
+import { verifyWebhook, WebhookReceiver } from 'telephony-sdk/webhooks';
 const client = new TelephonyClient({ accessToken: 'token' });
 export const page = await client.calls.listRecent();
 export const call = page.items[0];
@@ -40,6 +46,8 @@ export const seconds = detail.duration;
 export const queue = detail.queue;
 export const lastLogin = user.last_login_at;
 export const byDay = stats.by_day;
+export const hasMore = page.pagination.has_more;
+export type Declared = [RequestOptions, TelephonyError, CallDetail, WebhookReceiver];
 `;
 
 let service: ts.LanguageService;
@@ -100,6 +108,7 @@ describe('types as an editor shows them', () => {
       queue: 'CallQueue | null | undefined',
       lastLogin: 'string | null | undefined',
       byDay: 'DailyCallStats[] | undefined',
+      hasMore: 'boolean',
     });
   }, 60_000);
 
@@ -110,6 +119,7 @@ describe('types as an editor shows them', () => {
     expect(doc('user.last_login_at')).toMatch(/before the first login/);
     expect(doc('stats.by_day')).toMatch(/present when `group_by` is `day`/);
     expect(doc('ended.ended_at')).toMatch(/End time/);
+    expect(doc('page.pagination.has_more')).toMatch(/more items follow this page/);
   });
 
   it('go-to-definition lands on a declaration named like the type, in a file of dist/', () => {
@@ -123,6 +133,35 @@ describe('types as an editor shows them', () => {
       const [definition] = service.getDefinitionAtPosition(probePath, at(text)) ?? [];
       expect(definition?.fileName).toMatch(/\/dist\/[^/]+\.d\.c?ts$/);
       expect([definition?.name, definition?.containerName]).toEqual([name, container]);
+    }
+  });
+
+  it('go-to-definition on a public type lands on its own declaration, in a file named like what it holds', () => {
+    for (const [name, kind, file] of [
+      ['RequestOptions', 'interface', 'index.d.cts'],
+      ['TelephonyError', 'class', 'types/shared/telephony-error.d.cts'],
+      ['CallDetail', 'interface', 'index.d.cts'],
+      ['WebhookReceiver', 'class', 'types/webhooks/receiver.d.cts'],
+    ] as const) {
+      const [definition] = service.getDefinitionAtPosition(probePath, at(name)) ?? [];
+      expect(definition?.fileName).toBe(`${root}dist/${file}`);
+      const text = readFileSync(definition?.fileName ?? '', 'utf8');
+      const line = text.slice(text.lastIndexOf('\n', definition?.textSpan.start) + 1).split('\n')[0];
+      expect(line).toMatch(new RegExp(`^(declare )?${kind} ${name}\\b`));
+    }
+  });
+
+  it('every declaration file is named after an entry or the source module it holds: no content hash', () => {
+    const dist = `${root}dist/`;
+    const entries = ['index', 'webhooks', 'redis', 'testing'];
+    const declarations = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter(
+      (file) => /\.d\.c?ts$/.test(file) && !file.startsWith('src/'),
+    );
+    expect(declarations).toContain('types/shared/telephony-error.d.cts');
+    for (const file of declarations) {
+      const shared = /^types\/(.+)\.d\.cts$/.exec(file)?.[1];
+      if (shared === undefined) expect(entries, file).toContain(file.replace(/\.d\.c?ts$/, ''));
+      else expect(existsSync(`${root}src/${shared}.ts`), file).toBe(true);
     }
   });
 
