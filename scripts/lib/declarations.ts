@@ -15,7 +15,7 @@ import { dts } from 'rollup-plugin-dts';
 /** Folder of dist/ that holds the declarations shared between entries. */
 const SHARED_DIR = 'types';
 
-/** What the declarations import rather than bundle: the package's dependencies, peers and Node. */
+/** What the declarations import rather than bundle: dependencies, peers, msw (the sandbox's optional mount), Node. */
 function externals(): RegExp[] {
   const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as Record<string, unknown>;
   const names = ['dependencies', 'peerDependencies'].flatMap((field) =>
@@ -35,8 +35,9 @@ function entriesReaching(id: string, entryIds: ReadonlySet<string>, moduleInfo: 
 
 /**
  * Writes the declarations of `entries` (name → source file) into `dir`. `stripInternal`: what is
- * marked `@internal` stays out of the public types, and with it the internal classes its
- * signature names.
+ * marked `@internal` (the hand-over of the fleet share to the client) stays out of the public
+ * types, and with it the internal classes its signature names. rollup-plugin-dts emits declarations
+ * even for code with type errors: `npm run typecheck` (run by CI right after the build) is the check.
  */
 export async function buildDeclarations(dir: string, entries: Record<string, string>): Promise<void> {
   const entryIds = new Set(Object.values(entries).map((source) => resolve(source)));

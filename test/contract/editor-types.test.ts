@@ -59,6 +59,29 @@ beforeAll(() => {
 /** The position just after the last occurrence of `text` in the probe (inside its last word). */
 const at = (text: string) => probe.lastIndexOf(text) + text.length - 1;
 
+const dist = `${root}dist/`;
+
+/** The package's entries, each with its own declaration file in dist/. */
+const ENTRIES = ['index', 'webhooks', 'redis', 'testing'];
+
+/** The declaration files of dist/, by their path in it. */
+const declarationFiles = () =>
+  readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((file) => /\.d\.c?ts$/.test(file));
+
+/** Where go-to-definition on the last occurrence of `text` lands: file (in dist/), name, and its line. */
+function definitionAt(text: string) {
+  const [definition] = service.getDefinitionAtPosition(probePath, at(text)) ?? [];
+  if (!definition) throw new Error(`no definition for ${text}`);
+  const source = readFileSync(definition.fileName, 'utf8');
+  const start = source.lastIndexOf('\n', definition.textSpan.start) + 1;
+  return {
+    file: definition.fileName.startsWith(dist) ? definition.fileName.slice(dist.length) : definition.fileName,
+    name: definition.name,
+    container: definition.containerName,
+    line: source.slice(start, source.indexOf('\n', start)),
+  };
+}
+
 function printedTypes(): Record<string, string> {
   const program = service.getProgram();
   const source = program?.getSourceFile(probePath);
@@ -130,9 +153,9 @@ describe('types as an editor shows them', () => {
       ['user.last_login_at', 'last_login_at', 'User'],
       ['client.calls.get', 'get', 'Calls'],
     ] as const) {
-      const [definition] = service.getDefinitionAtPosition(probePath, at(text)) ?? [];
-      expect(definition?.fileName).toMatch(/\/dist\/[^/]+\.d\.c?ts$/);
-      expect([definition?.name, definition?.containerName]).toEqual([name, container]);
+      const definition = definitionAt(text);
+      expect(definition.file).toMatch(/^[^/]+\.d\.c?ts$/);
+      expect([definition.name, definition.container]).toEqual([name, container]);
     }
   });
 
@@ -143,32 +166,24 @@ describe('types as an editor shows them', () => {
       ['CallDetail', 'interface', 'index.d.cts'],
       ['WebhookReceiver', 'class', 'types/webhooks/receiver.d.cts'],
     ] as const) {
-      const [definition] = service.getDefinitionAtPosition(probePath, at(name)) ?? [];
-      expect(definition?.fileName).toBe(`${root}dist/${file}`);
-      const text = readFileSync(definition?.fileName ?? '', 'utf8');
-      const line = text.slice(text.lastIndexOf('\n', definition?.textSpan.start) + 1).split('\n')[0];
-      expect(line).toMatch(new RegExp(`^(declare )?${kind} ${name}\\b`));
+      const definition = definitionAt(name);
+      expect(definition.file).toBe(file);
+      expect(definition.line).toMatch(new RegExp(`^(declare )?${kind} ${name}\\b`));
     }
   });
 
   it('every declaration file is named after an entry or the source module it holds: no content hash', () => {
-    const dist = `${root}dist/`;
-    const entries = ['index', 'webhooks', 'redis', 'testing'];
-    const declarations = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter(
-      (file) => /\.d\.c?ts$/.test(file) && !file.startsWith('src/'),
-    );
-    expect(declarations).toContain('types/shared/telephony-error.d.cts');
-    for (const file of declarations) {
+    const files = declarationFiles();
+    expect(files).toContain('types/shared/telephony-error.d.cts');
+    for (const file of files) {
       const shared = /^types\/(.+)\.d\.cts$/.exec(file)?.[1];
-      if (shared === undefined) expect(entries, file).toContain(file.replace(/\.d\.c?ts$/, ''));
+      if (shared === undefined) expect(ENTRIES, file).toContain(file.replace(/\.d\.c?ts$/, ''));
       else expect(existsSync(`${root}src/${shared}.ts`), file).toBe(true);
     }
   });
 
   it('no internal helper appears in the declarations', () => {
-    const dist = `${root}dist/`;
-    const declarations = readdirSync(dist, { recursive: true, encoding: 'utf8' })
-      .filter((file) => /\.d\.c?ts$/.test(file) && !file.startsWith('node'))
+    const declarations = declarationFiles()
       .map((file) => readFileSync(dist + file, 'utf8'))
       .join('\n');
     expect(declarations).toContain('interface CallDetail');
