@@ -5,7 +5,9 @@
  * source module that more than one entry reaches, named after it — `src/shared/telephony-error.ts`
  * becomes `<dir>/types/shared/telephony-error.d.cts`. The names come from the source tree, so they
  * stay the same from build to build and say what each file holds (a module is named after what it
- * exports, STYLE.md §3).
+ * exports, STYLE.md §3). An entry takes a shared type through another entry that exports it where
+ * one does (testing.d.cts imports `Clock` from index.d.cts): rollup-plugin-dts does so, so that a
+ * user's own declarations name the type by a public path.
  */
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
