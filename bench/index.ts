@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (builds first): every row of issue 5's table, contenders side by side in one
  * process, rounds with rotated order, medians and ratios. `npm run bench -- <row> …` runs some
- * rows only (throughput, cpu, validation, webhooks, heap, token, signal,
+ * rows only (throughput, cpu, logs, validation, webhooks, heap, token, signal,
  * fleet, fleet-faults, pacing-cost, coldstart, hostile, coverage, call-life, receiver). Results are also saved as
  * JSON under bench/results/ (gitignored).
  */
@@ -16,6 +16,7 @@ import { fleetRows } from './rows/fleet.js';
 import { fleetFaultRows } from './rows/fleet-faults.js';
 import { heapRow } from './rows/heap.js';
 import { hostileRow } from './rows/hostile.js';
+import { logsRow } from './rows/logs.js';
 import { pacingCostRow } from './rows/pacing-cost.js';
 import { receiverRows } from './rows/receiver.js';
 import { signalHeapRow } from './rows/signal-heap.js';
@@ -29,6 +30,7 @@ import { loadSdkPageValidator } from './sdk-schema.js';
 const rows: Record<string, () => Promise<RowResult[]>> = {
   throughput: async () => throughputRows(await loadSdk(), await loadBaselineSdk()),
   cpu: async () => [await cpuRow(await loadSdk(), await loadBaselineSdk())],
+  logs: async () => [await logsRow(await loadSdk())],
   validation: async () => [await validationRow(await loadSdkPageValidator())],
   webhooks: async () => webhookRows(await loadSdkWebhooks()),
   heap: async () => [await heapRow(await loadSdk())],

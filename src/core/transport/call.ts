@@ -372,20 +372,25 @@ export class Caller {
 
   /**
    * Waits for rate budget or a pause (after the credential: a slot is taken only when it can be used
-   * at once): the milliseconds waited, or the refusal when the wait would pass `maxRetryAfter`.
+   * at once): the milliseconds waited, or the refusal when the wait would pass `maxRetryAfter` or the
+   * call's deadline.
    * `after429`: the attempt repeats one the service refused, so it sends in that attempt's slot.
    */
   async #pace(plan: CallPlan, after429: boolean): Promise<number | Failure> {
     if (plan.version === undefined) return 0;
     // The safety second is the client's own, not the service's: it does not count against the cap.
     const { maxRetryAfterMs, timeout } = plan.limits;
-    const reservation = this.#pacing.reserve(plan.version, maxRetryAfterMs + SAFETY_MS, timeout, after429);
+    const { deadline } = plan;
+    const capMs = maxRetryAfterMs + SAFETY_MS;
+    // A slot the call will not use (past the cap, or past its deadline) is not taken: the store still
+    // answers the wait, and a call its deadline refuses spends no budget.
+    const maxWaitMs = deadline === undefined ? capMs : Math.min(capMs, deadline.left() - 1);
+    const reservation = this.#pacing.reserve(plan.version, maxWaitMs, timeout, after429);
     if (reservation === undefined) return 0;
     const { waitMs, reason } = await abortable(reservation, plan.signal);
-    if (waitMs > maxRetryAfterMs + SAFETY_MS && reason !== undefined)
-      return { kind: 'held_back', waitMs, reason, maxRetryAfterMs };
+    if (waitMs > capMs && reason !== undefined) return { kind: 'held_back', waitMs, reason, maxRetryAfterMs };
     if (waitMs <= 0 || reason === undefined) return 0;
-    if (plan.deadline !== undefined && !plan.deadline.fits(waitMs)) return passed(plan.deadline, false);
+    if (deadline !== undefined && !deadline.fits(waitMs)) return passed(deadline, false);
     this.#events.emit('throttle', { waitMs, reason });
     plan.traced?.waited(reason, waitMs);
     await sleep(this.#clock, waitMs, plan.signal);

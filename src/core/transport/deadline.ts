@@ -36,7 +36,9 @@ export class Deadline {
   /**
    * `promise`, or a rejection with {@link DeadlinePassed} once the deadline passes first (a real timer,
    * as an attempt's time-out is): for what the call waits on but does not own, such as a token
-   * request other calls share, which goes on for them.
+   * request other calls share, which goes on for them. What it waited on may itself wait on the
+   * client's clock (the token request's Retry-After): a deadline that clock passed meanwhile has
+   * passed too, whatever the promise settled to.
    */
   within<T>(promise: Promise<T>): Promise<T> {
     const left = this.left();
@@ -45,7 +47,15 @@ export class Deadline {
     const passed = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new DeadlinePassed(this.totalMs)), left);
     });
-    return Promise.race([promise, passed]).finally(() => clearTimeout(timer));
+    const settled = <V>(value: V): V => {
+      if (this.left() === 0) throw new DeadlinePassed(this.totalMs);
+      return value;
+    };
+    return Promise.race([promise, passed])
+      .finally(() => clearTimeout(timer))
+      .then(settled, (error: unknown) => {
+        throw settled(error);
+      });
   }
 }
 
