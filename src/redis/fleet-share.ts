@@ -137,12 +137,7 @@ export class FleetShare implements FleetBudget {
    * The store failed: our share of the plan, on our log. A call it holds back longer than the store's
    * back-off (when the store is tried again) waits for the store, if its own wait allows.
    */
-  #alone(
-    scope: string,
-    share: { limit: number; windowMs: number },
-    now: number,
-    maxWaitMs: number,
-  ): Asked {
+  #alone(scope: string, share: { limit: number; windowMs: number }, now: number, maxWaitMs: number): Asked {
     const local = this.#failSafe.local;
     const own = local.reserveNow(scope, { ...share, maxWaitMs: -1 }, now).waitMs;
     const retryAt = this.#failSafe.retryAt;

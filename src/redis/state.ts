@@ -113,7 +113,8 @@ class RedisState implements SharedState {
     return {
       slot: retry === undefined ? slot : undefined,
       waitMs: Number(waitMs),
-      reason: reason === 'paused' || reason === 'pacing' ? reason : retry === undefined ? undefined : 'pacing',
+      reason:
+        reason === 'paused' || reason === 'pacing' ? reason : retry === undefined ? undefined : 'pacing',
       held: Number(held),
       members: Number(members),
       epoch: typeof epoch === 'string' && epoch !== '' ? epoch : undefined,

@@ -116,9 +116,12 @@ function describe(operation: string, error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
   if (message.trim() !== '') return new Error(message);
   // An AggregateError (a connection refused on every address) says it in the errors it holds.
-  const inner = error instanceof AggregateError ? error.errors.map((e: unknown) => (e as Error)?.message) : [];
+  const inner =
+    error instanceof AggregateError ? error.errors.map((e: unknown) => (e as Error)?.message) : [];
   const said = inner.filter((m): m is string => typeof m === 'string' && m !== '');
   if (said.length > 0) return new Error(said.join('; '));
   const name = error instanceof Error ? error.name : typeof error;
-  return new Error(`shared state ${operation} failed: the store's client rejected with ${name} and no message`);
+  return new Error(
+    `shared state ${operation} failed: the store's client rejected with ${name} and no message`,
+  );
 }
