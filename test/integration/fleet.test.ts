@@ -14,7 +14,7 @@ import {
   type ConnectedClient,
   closeRedisClients,
   redisClients,
-  untilAnswers,
+  untilReady,
 } from '../helpers/redis-clients.js';
 import { forkFleetProcess } from './fleet-processes.js';
 import type { WorkerConfig, WorkerResult } from './fleet-worker.js';
@@ -312,8 +312,8 @@ describe.each([redisClients[0]!, redisClients[2]!])(
       }
       const errorsWhileDown = events.errors.length;
       raw = await redisClients[0]![1](server);
-      // Both the client's connection and ours reconnect on their own (every 20 ms): bounded wait.
-      await untilAnswers(connection);
+      // Both the client's connection and ours reconnect on their own (every 20 ms): its 'ready' event.
+      await untilReady(connection);
       // A reserve queued while it was down meets NOSCRIPT on the fresh server and is sent again as EVAL
       // once that answer arrives: a PING behind it on the same connection waits until it has landed.
       await connection.command('PING');

@@ -167,7 +167,7 @@ describe("FailSafeState: 'shared_state_error' once per outage, with the store's 
     expect(errors).toEqual(['Socket closed unexpectedly', 'Socket closed unexpectedly']);
   });
 
-  it('a driver error with no message: the event says what failed and names the error; an AggregateError gives its errors\' messages', async () => {
+  it("a driver error with no message: the event says what failed and names the error; an AggregateError gives its errors' messages", async () => {
     class ClientGone extends Error {
       override name = 'ClientGone';
     }
