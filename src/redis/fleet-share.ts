@@ -99,7 +99,8 @@ export class FleetShare implements FleetBudget {
     const local = this.#failSafe.local;
     const { limit, windowMs } = asked;
     const share = { limit: Math.max(1, Math.floor(limit / state.members)), windowMs };
-    const budget: RateBudget = { limit, windowMs, maxWaitMs, epoch: state.epoch };
+    const budget: RateBudget = { limit, windowMs, epoch: state.epoch };
+    if (Number.isFinite(maxWaitMs)) budget.maxWaitMs = maxWaitMs;
     if (now < state.degradedUntil) {
       budget.minWaitMs = local.reserveNow(scope, { ...share, maxWaitMs: -1 }, now).waitMs;
       budget.refill = state.expected;

@@ -175,11 +175,6 @@ export class MemoryState implements SharedState {
         at = bound + budget.windowMs;
         reason = 'pacing';
       }
-      const earliest = now + (budget.minWaitMs ?? 0);
-      if (earliest > at) {
-        at = earliest;
-        reason = 'pacing';
-      }
       if (budget.maxWaitMs === undefined || at - now <= budget.maxWaitMs) insert(slots, at);
     }
     return { waitMs: at - now, reason };
