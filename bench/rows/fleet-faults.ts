@@ -10,6 +10,10 @@
  * - Faults (node-redis, no burners): Redis SIGKILLed and restarted empty at 58 s (just before the
  *   second window's sends), Redis SIGSTOPped 58–63 s, and a store whose every answer is held 1.1 s
  *   (a TCP proxy in front of it).
+ * - Restart (19c): the same fleet (demand twice the plan) without a fault and with Redis SIGKILLed and
+ *   restarted empty at 58 s, taking turns, RESTART_RUNS times (BENCH_RESTART_RUNS, default 3): time of
+ *   each faulted run against the no-fault run beside it, 429s, failed calls, the longest wait.
+ * - BENCH_FAULTS=restart (or loaded, faults, comma-separated) runs only those parts of row 19.
  * - Late: one client, 10 calls at 5/min, its first five requests reach the sandbox 1.5 s late.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -17,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { type RedisServer, startRedis } from '../../test/helpers/redis.js';
 import { slowProxy } from '../../test/helpers/slow-proxy.js';
 import type { FleetWorkerConfig } from '../fleet-worker.js';
+import { median } from '../harness.js';
 import { fmt, goal, type RowResult } from '../report.js';
 import type { SdkModule, SdkTestingModule } from '../sdk.js';
 import { errorsOf, type FleetRun, runFleet, sum } from './fleet.js';
@@ -29,6 +34,10 @@ const FLOOR_MS = 60_000;
 /** Runs per driver of the loaded fleet (BENCH_FAULT_RUNS, default 1: each costs a minute a build). */
 const RUNS = Number(process.env.BENCH_FAULT_RUNS ?? 1);
 const FAULT_AT_MS = 58_000;
+/** No-fault and restart runs of row 19c, taking turns (BENCH_RESTART_RUNS, default 3). */
+const RESTART_RUNS = Number(process.env.BENCH_RESTART_RUNS ?? 3);
+/** Parts of row 19 to run (BENCH_FAULTS, comma-separated: loaded, faults, restart); default all. */
+const PARTS = new Set((process.env.BENCH_FAULTS ?? 'loaded,faults,restart').split(','));
 const SECRET = 'bench-fleet-secret';
 
 interface Build {
@@ -44,7 +53,7 @@ function burners(): ChildProcess[] {
   return [0, 1].map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
 }
 
-type Fault = 'load' | 'kill' | 'stop' | 'slow';
+type Fault = 'none' | 'load' | 'kill' | 'stop' | 'slow';
 
 export async function fleetFaultRows(
   testing: SdkTestingModule | undefined,
@@ -53,9 +62,10 @@ export async function fleetFaultRows(
 ): Promise<RowResult[]> {
   const name = `19. a fleet under load and faults: ${PROCESSES} processes × ${CALLS} calls at ${RATE}/min, ${CONCURRENCY} in flight each`;
   const lateName = '19b. a late request: 10 calls at 5/min, the first five 1.5 s late';
+  const restartName = `19c. SIGKILL + empty restart, demand above plan: ${PROCESSES} processes × ${CALLS} calls at ${RATE}/min, Redis killed at ${FAULT_AT_MS / 1000} s`;
   if (!testing || !current) {
     const missing = goal('measured', null, 'dist/ not built yet');
-    return [name, lateName].map((row) => ({
+    return [name, lateName, restartName].map((row) => ({
       row,
       command: 'npm run bench -- fleet-faults',
       table: [['contender']],
@@ -69,7 +79,7 @@ export async function fleetFaultRows(
 
   const plan = { requestsPerMinute: RATE };
   let app = 0;
-  const apps = Array.from({ length: 64 }, () => `app_fault_${app++}`);
+  const apps = Array.from({ length: 64 + 4 * RESTART_RUNS }, () => `app_fault_${app++}`);
   const sandbox = testing.createSandbox({
     clients: [
       ...apps.map((clientId) => ({ clientId, clientSecret: SECRET, plan })),
@@ -136,10 +146,38 @@ export async function fleetFaultRows(
   const lines: string[][] = [];
   const goals = [];
   const notes: string[] = [];
+  const restartLines: string[][] = [];
+  const restartGoals = [];
   try {
     for (const build of builds) {
+      if (!PARTS.has('restart')) break;
+      const pairs: Array<[FleetRun, FleetRun]> = [];
+      for (let run = 0; run < RESTART_RUNS; run++) {
+        const calm = await fleet(build, 'node-redis', 'none');
+        const killed = await fleet(build, 'node-redis', 'kill');
+        pairs.push([calm, killed]);
+        restartLines.push(restartLine(build.label, run, 'no fault', calm, calm));
+        restartLines.push(restartLine(build.label, run, 'SIGKILL + empty restart', killed, calm));
+      }
+      if (build.dir !== undefined) continue;
+      const ratios = pairs.map(([calm, killed]) => killed.wallMs / calm.wallMs);
+      const waits = pairs.map(([, killed]) => maxWait(killed));
+      restartGoals.push(
+        goal(
+          `restart: median time ≤ 1.15× the no-fault run beside it (${RESTART_RUNS} runs)`,
+          median(ratios) <= 1.15,
+          `median ${median(ratios).toFixed(3)}× (${ratios.map((r) => `${r.toFixed(3)}×`).join(', ')})`,
+        ),
+        goal(
+          'restart: 0 × 429, 0 calls failed, no wait past maxRetryAfter (60 s + the safety second), every run',
+          pairs.every(([, k]) => k.usage.rejected === 0 && complete(k) && maxWait(k) <= 61_000),
+          `429s ${pairs.map(([, k]) => k.usage.rejected).join(', ')}; failed ${pairs.map(([, k]) => sum(k, (r) => r.failed)).join(', ')}; longest wait ${waits.map((w) => fmt(w / 1000, 1)).join(', ')} s`,
+        ),
+      );
+    }
+    for (const build of builds) {
       const loaded: FleetRun[] = [];
-      for (let run = 0; run < RUNS; run++)
+      for (let run = 0; run < (PARTS.has('loaded') ? RUNS : 0); run++)
         for (const driver of ['node-redis', 'ioredis'] as const) {
           const result = await fleet(build, driver, 'load');
           loaded.push(result);
@@ -151,12 +189,12 @@ export async function fleetFaultRows(
         ['slow', 'every store answer 1.1 s late'],
       ];
       const faulted: Array<[string, FleetRun]> = [];
-      for (const [fault, label] of faults) {
+      for (const [fault, label] of PARTS.has('faults') ? faults : []) {
         const result = await fleet(build, 'node-redis', fault);
         faulted.push([label, result]);
         lines.push(line(build.label, label, result));
       }
-      if (build.dir !== undefined) continue;
+      if (build.dir !== undefined || loaded.length === 0 || faulted.length === 0) continue;
       const worst = Math.max(...loaded.map((r) => r.wallMs));
       goals.push(
         goal(
@@ -236,6 +274,30 @@ export async function fleetFaultRows(
         notes,
       },
       lateRow,
+      {
+        row: restartName,
+        command: 'BENCH_FAULTS=restart npm run bench -- fleet-faults',
+        table: [
+          [
+            'build',
+            'run',
+            'fleet',
+            'wall s',
+            'vs no fault',
+            'ok',
+            'failed/cut',
+            '429s (server)',
+            'longest wait s',
+            'state errors',
+            'errors',
+          ],
+          ...restartLines,
+        ],
+        goals: restartGoals,
+        notes: [
+          `node-redis (offline queue on), each run one no-fault fleet then one whose redis-server is SIGKILLed at ${FAULT_AT_MS / 1000} s and started again empty on the same port; the ratio is against the no-fault run just before it; longest wait: the largest 'throttle' wait of any call`,
+        ],
+      },
     ];
   } finally {
     await server.close();
@@ -266,6 +328,24 @@ function line(build: string, fleet: string, run: FleetRun): string[] {
   ];
 }
 
+function restartLine(build: string, run: number, fleet: string, result: FleetRun, calm: FleetRun): string[] {
+  return [
+    build,
+    String(run + 1),
+    fleet,
+    fmt(result.wallMs / 1000, 1),
+    `${(result.wallMs / calm.wallMs).toFixed(3)}×`,
+    `${sum(result, (r) => r.ok)}/${PROCESSES * CALLS}`,
+    `${sum(result, (r) => r.failed)}/${sum(result, (r) => r.cut)}`,
+    String(result.usage.rejected),
+    fmt(maxWait(result) / 1000, 1),
+    String(sum(result, (r) => r.stateErrors)),
+    errorsOf(result),
+  ];
+}
+
+const maxWait = (run: FleetRun) => Math.max(0, ...run.results.map((r) => r.throttles.maxWaitMs));
+
 async function inject(redis: RedisServer, fault: 'kill' | 'stop'): Promise<void> {
   if (fault === 'stop') {
     redis.pause();
@@ -273,8 +353,8 @@ async function inject(redis: RedisServer, fault: 'kill' | 'stop'): Promise<void>
     redis.resume();
     return;
   }
-  // down() is SIGTERM (SIGKILL after 5 s); with persistence off both lose every key alike.
-  await redis.down();
+  // A crash: no graceful close of the connections; persistence is off, so every key is lost.
+  await redis.down('SIGKILL');
   await redis.up();
 }
 

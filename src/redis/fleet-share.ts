@@ -7,10 +7,13 @@ import { type FleetBudget, insert, type RateBudget, type Reservation } from '../
  */
 const EDGE_MS = 2_000;
 /**
- * How long the share still holds once our sends are back in the store: the others write theirs back
- * within the fail-safe state's 5 s back-off of the store's return, and then the store's window is whole again.
+ * How long the share still holds once our sends are back in the store, when the store cannot say that
+ * every process has written its own back (an outage rather than a restart, or a process gone idle): the
+ * others write theirs back with their next reservation, within the fail-safe state's 5 s back-off.
  */
 const REFILL_MS = 6_000;
+/** How soon a call the share holds back while the window is refilled asks the store again. */
+const POLL_MS = 100;
 
 /** What the client knows of one scope's shared budget (`<account>:v2`, `<account>:v1`). */
 interface ScopeState {
@@ -18,24 +21,38 @@ interface ScopeState {
   members: number;
   /** Until then each reservation also keeps to this client's share (the store may miss others' sends). */
   degradedUntil: number;
+  /** Processes expected to write their sends back after a lost window (the fleet before it); unknown after an outage. */
+  expected?: number | undefined;
   /** Our sends after this may be missing from the store: sent with the next reservation. */
   unstoredSince: number;
   /** A reservation carrying our sends is under way: until it answers, a short window is expected. */
   seeding?: boolean;
   /** The store's name for its window data, as last seen. */
-  epoch?: string;
-  /** Slots the store took for calls that then kept to the share: given back with the next seed. */
+  epoch?: string | undefined;
+  /** Slots the store took for calls that then asked again: given back with the next reservation. */
   unused: string[];
 }
 
+/** One ask of the store: the final reservation, or when to ask again (and the wait if the call cannot). */
+type Asked = Reservation | { againAt: number; waitMs: number };
+
 /**
  * The rate budget of a client with a shared store, which a store that is slow, down or restarted
- * cannot push past the plan. The client keeps a log of its own sends (its local state). While the
- * store answers, its window decides. While it fails, the client paces on the log alone, to its
- * **share** of the plan: the plan divided by the processes the store last counted (the whole plan if it
- * never answered). After a failure, or after the store answered with a new window (a restart lost it),
- * each reservation also keeps to that share, and the client writes its sends the store may lack into
- * the window with its next reservation; the share holds until {@link REFILL_MS} after they are back.
+ * cannot push past the plan, and a restart does not push calls a window late. The client keeps a log
+ * of its own sends (its local state: what it took in the current window). While the store answers,
+ * its window decides.
+ *
+ * - **Lost window** (a restart without persistence, a flush): the store sees the window's name
+ *   (`epoch`) the client knew is gone, takes no slot, and the client asks again with every send of
+ *   its log, so the new window holds what the lost one held, each send once. Until every process the
+ *   store counted before has written its sends back (the store counts them), a call the client's
+ *   **share** (the plan divided by those processes) would send later than the window is not booked on
+ *   the share: it asks again every {@link POLL_MS}, and goes out when the window is whole.
+ * - **Failure** (down, refused, no answer within the call's timeout): the client paces on its log
+ *   alone, to its share. A call the share holds back longer than the store's 5 s back-off waits for
+ *   the store instead and asks it again; one the share lets go sooner is booked on the share.
+ *
+ * Each call's holds count against its `maxWaitMs`: it is refused once it cannot go out within it.
  * `redisState` hands it to the client (`SharedState.fleetBudget`): only a remote store can fail or
  * lose its window, so a client without one does not carry this code.
  */
@@ -47,88 +64,145 @@ export class FleetShare implements FleetBudget {
     this.#failSafe = failSafe;
   }
 
-  reserve(scope: string, asked: RateBudget, now: number, boundMs: number): Promise<Reservation> {
+  async reserve(scope: string, asked: RateBudget, now: number, boundMs: number): Promise<Reservation> {
     let state = this.#scopes.get(scope);
     if (state === undefined) {
       state = { members: 1, degradedUntil: 0, unstoredSince: Infinity, unused: [] };
       this.#scopes.set(scope, state);
     }
+    const maxWaitMs = asked.maxWaitMs ?? Infinity;
+    let at = now;
+    for (;;) {
+      const answer = await this.#ask(scope, state, asked, at, maxWaitMs - (at - now), boundMs);
+      if (!('againAt' in answer)) {
+        // Refused after a hold: its wait counts from when the call asked, so the caller refuses it too.
+        return at === now || answer.waitMs <= maxWaitMs - (at - now)
+          ? answer
+          : { waitMs: answer.waitMs + (at - now), reason: answer.reason ?? 'pacing' };
+      }
+      if (answer.againAt - now > maxWaitMs)
+        return { waitMs: Math.max(answer.waitMs + (at - now), maxWaitMs + 1), reason: 'pacing' };
+      if (answer.againAt > at) await this.#failSafe.clock.sleep(answer.againAt - at);
+      at = this.#failSafe.clock.now();
+    }
+  }
+
+  /** Asks the store once (or, while it fails, the log); `maxWaitMs` is what is left of the call's. */
+  async #ask(
+    scope: string,
+    state: ScopeState,
+    asked: RateBudget,
+    now: number,
+    maxWaitMs: number,
+    boundMs: number,
+  ): Promise<Asked> {
     const local = this.#failSafe.local;
-    const { limit, windowMs, maxWaitMs = Infinity } = asked;
+    const { limit, windowMs } = asked;
     const share = { limit: Math.max(1, Math.floor(limit / state.members)), windowMs };
-    if (now < state.degradedUntil)
-      asked.minWaitMs = local.reserveNow(scope, { ...share, maxWaitMs: -1 }, now).waitMs;
+    const budget: RateBudget = { limit, windowMs, epoch: state.epoch };
+    if (Number.isFinite(maxWaitMs)) budget.maxWaitMs = maxWaitMs;
+    if (now < state.degradedUntil) {
+      budget.minWaitMs = local.reserveNow(scope, { ...share, maxWaitMs: -1 }, now).waitMs;
+      budget.refill = state.expected;
+    }
+    if (state.unused.length > 0) budget.release = state.unused.splice(0);
     const seedSince = state.unstoredSince;
-    if (seedSince !== Infinity && !state.seeding) {
+    const seeding = seedSince !== Infinity && !state.seeding;
+    if (seeding) {
       const log = local.log(scope, windowMs, now);
-      asked.seed = log.slice(firstAfter(log, seedSince)).map((at) => now - at);
-      asked.release = state.unused.splice(0);
+      budget.seed = log.slice(firstAfter(log, seedSince)).map((sent) => now - sent);
       state.unstoredSince = Infinity;
       state.seeding = true;
     }
     let fellBack = false;
-    const seeding = asked.seed !== undefined;
-    const fallback = async (): Promise<Reservation> => {
-      fellBack = true;
-      // Its release is dropped with it: those slots stay, erring on the full side.
-      if (seeding) state.seeding = false;
+    const reservation = await this.#failSafe.run(
+      'reserve',
+      (store) => store.reserve(scope, budget, now),
+      boundMs,
+      async (): Promise<Reservation> => {
+        fellBack = true;
+        return { waitMs: 0, reason: undefined };
+      },
+    );
+    if (seeding) state.seeding = false;
+    if (fellBack) {
+      if (budget.release !== undefined) state.unused.push(...budget.release);
       state.unstoredSince = Math.min(state.unstoredSince, seeding ? seedSince : now);
-      state.degradedUntil = now + windowMs;
-      return local.reserveNow(scope, { ...share, maxWaitMs }, now);
-    };
-    return this.#failSafe
-      .run('reserve', (store) => store.reserve(scope, asked, now), boundMs, fallback)
-      .then((reservation) =>
-        fellBack ? reservation : this.#taken(scope, state, share, reservation, maxWaitMs, now, seeding),
-      );
+      state.degradedUntil = Math.max(state.degradedUntil, now + windowMs);
+      return this.#alone(scope, share, now, maxWaitMs);
+    }
+    return this.#answered(scope, state, share, budget, reservation, now, seeding);
   }
 
-  /** The store's answer: note the fleet's size, check it still holds our sends, log the slot. */
-  #taken(
+  /**
+   * The store failed: our share of the plan, on our log. A call it holds back longer than the store's
+   * back-off (when the store is tried again) waits for the store, if its own wait allows.
+   */
+  #alone(scope: string, share: { limit: number; windowMs: number }, now: number, maxWaitMs: number): Asked {
+    const local = this.#failSafe.local;
+    const own = local.reserveNow(scope, { ...share, maxWaitMs: -1 }, now).waitMs;
+    const retryAt = this.#failSafe.retryAt;
+    if (own > retryAt - now && retryAt - now <= maxWaitMs) return { againAt: retryAt, waitMs: own };
+    return local.reserveNow(scope, { ...share, maxWaitMs }, now);
+  }
+
+  /** The store's answer: a lost window, a hold while it is refilled, or a slot; the fleet's size noted, the slot logged. */
+  #answered(
     scope: string,
     state: ScopeState,
     share: { limit: number; windowMs: number },
+    budget: RateBudget,
     reservation: Reservation,
-    maxWaitMs: number,
     now: number,
     seeded: boolean,
-  ): Reservation {
-    const local = this.#failSafe.local;
-    const log = local.log(scope, share.windowMs, now);
-    const { held, members, epoch } = reservation;
-    if (members !== undefined && members > 0) state.members = members;
-    if (seeded) {
-      state.seeding = false;
-      state.degradedUntil = Math.min(state.degradedUntil, now + REFILL_MS);
+  ): Asked {
+    const { held, members, epoch, refilled, retry } = reservation;
+    const { windowMs } = share;
+    if (retry === 'lost') {
+      // Once per new window (each call in flight hears it), or again when our own write-back was refused.
+      const fresh = epoch !== state.epoch;
+      if (fresh || seeded) {
+        state.epoch = epoch;
+        state.unstoredSince = -Infinity;
+        if (fresh || state.expected === undefined) state.expected = state.members;
+        state.degradedUntil = Math.max(state.degradedUntil, now + windowMs);
+      }
+      return { againAt: now, waitMs: reservation.waitMs };
     }
-    const renamed = epoch !== undefined && state.epoch !== undefined && epoch !== state.epoch;
     if (epoch !== undefined) state.epoch = epoch;
-    if (
-      renamed ||
-      (held !== undefined &&
-        !state.seeding &&
-        held < log.length - firstAfter(log, now - share.windowMs + EDGE_MS))
-    ) {
-      // The store lost sends we made (a restart): for a window our share decides too, and they go back.
-      state.unstoredSince = -Infinity;
-      state.degradedUntil = now + share.windowMs;
+    if (seeded) state.degradedUntil = Math.min(state.degradedUntil, now + REFILL_MS);
+    if (state.expected !== undefined && refilled !== undefined && refilled >= state.expected) {
+      // Every process the store counted before has written its sends back: the window is whole.
+      state.degradedUntil = Math.min(state.degradedUntil, now);
+      state.expected = undefined;
     }
-    let { waitMs, reason } = reservation;
-    if (now < state.degradedUntil) {
-      // Also for calls that asked before the loss showed: the store's window may miss others' sends.
+    const local = this.#failSafe.local;
+    const log = local.log(scope, windowMs, now);
+    if (
+      held !== undefined &&
+      !state.seeding &&
+      held < log.length - firstAfter(log, now - windowMs + EDGE_MS)
+    ) {
+      // The store lost sends we made and kept its window's name (a partial loss): ours go back, and
+      // for a while our share decides too.
+      state.unstoredSince = -Infinity;
+      state.degradedUntil = Math.max(state.degradedUntil, now + windowMs);
+    }
+    if (now >= state.degradedUntil && members !== undefined && members > 0) state.members = members;
+    if (retry === 'refilling') return { againAt: now + POLL_MS, waitMs: reservation.waitMs };
+    const { waitMs } = reservation;
+    if (waitMs > (budget.maxWaitMs ?? Infinity)) return reservation;
+    if (now < state.degradedUntil && budget.minWaitMs === undefined) {
+      // Asked before the store's window was known to lack sends: if our share says later, its slot is
+      // given back and the call asks again under the share.
       const own = local.reserveNow(scope, { ...share, maxWaitMs: -1 }, now).waitMs;
       if (own > waitMs) {
-        // The store's slot goes unused (the call is refused, or sends later): it is given back with the
-        // next seed, which writes back what is sent instead — unless a seed is under way, which would
-        // miss that send: then the slot stands for it.
-        if (reservation.slot && (own > maxWaitMs || (state.unstoredSince < Infinity && !state.seeding)))
-          state.unused.push(reservation.slot);
-        waitMs = own;
-        reason = 'pacing';
+        if (reservation.slot !== undefined) state.unused.push(reservation.slot);
+        return { againAt: now, waitMs: own };
       }
     }
-    if (waitMs <= maxWaitMs) insert(log, now + waitMs);
-    return waitMs === reservation.waitMs ? reservation : { waitMs, reason };
+    insert(log, now + waitMs);
+    return reservation;
   }
 }
 

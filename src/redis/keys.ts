@@ -6,7 +6,7 @@
 /** Default key prefix of both stores. */
 export const DEFAULT_PREFIX = 'telephony:';
 
-type Kind = 'window' | 'pause' | 'members' | 'epoch' | 'token' | 'lock';
+type Kind = 'window' | 'pause' | 'members' | 'epoch' | 'refill' | 'token' | 'lock';
 
 /** A key prefix with no `{` or `}`, which would move the hash tag. */
 export function checkPrefix(prefix: string): string {

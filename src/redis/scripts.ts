@@ -65,17 +65,26 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 
 /**
  * KEYS: window (sorted set of reserved send times), pause, members (sorted set of processes by last
- * reservation), epoch (names the window's data: a new one after a restart or a flush). ARGV: limit ('' without a budget), window ms, a member unique to this reservation,
- * the longest wait accepted ('' for any), the shortest wait ('' for none), this process's id when
- * it is due to say it is alive ('' otherwise), the slots of this client to remove (members,
- * space-separated: granted, then not used, after a restart lost the window), then ages (ms before
- * now) of the client's sends to write back into the window first (after a restart lost them). Returns { wait ms, 'paused' |
- * 'pacing' | '', reservations held before this one, processes seen in the last 15 s, epoch }. The rule of
- * MemoryState.reserve: the slot is the latest of now, the pause's end, now + the shortest wait and a
- * whole window after the slot `limit` places back; one farther than the longest wait is not taken.
+ * reservation), epoch (names the window's data: a new one after a restart or a flush), refill (the
+ * processes that wrote their sends back into this epoch's window). ARGV: 1 limit ('' without a
+ * budget), 2 window ms, 3 a member unique to this reservation, 4 the longest wait accepted ('' for
+ * any), 5 the client's share wait ('' for none), 6 this process's id when it is due to say it is
+ * alive ('' otherwise), 7 the slots of this client to remove (members, space-separated: granted, then
+ * not used), 8 the epoch the client knows ('' for none), 9 this process's id when this reservation
+ * writes its sends back ('' otherwise), 10 the processes expected to write theirs back ('' unknown),
+ * then 11… ages (ms before now) of the client's sends to write back into the window first.
+ *
+ * Returns { wait ms, reason, reservations held before this one, processes seen in the last 15 s,
+ * epoch, processes that wrote their sends back }. Reason `'lost'`: the epoch the client knows is gone
+ * (the window went with it): no slot is taken, nothing is written, and the client asks again with its
+ * sends. `'refilling'`: the window may still lack sends others have yet to write back (fewer than
+ * expected have), and the client's share would send later than the window says: no slot is taken, and
+ * the client asks again shortly instead of booking a slot on its share. Otherwise the rule of
+ * MemoryState.reserve: the slot is the latest of now, the pause's end and a whole window after the slot
+ * `limit` places back; one farther than the longest wait is not taken.
  */
 export const RESERVE = new LuaScript(`${PRELUDE}
-local at, reason, held, members, epoch = now, '', 0, 0, ''
+local at, reason, held, members, epoch, refilled = now, '', 0, 0, '', 0
 local paused = tonumber(redis.call('GET', KEYS[2]))
 if paused and paused > now then at, reason = paused, 'paused' end
 if ARGV[1] ~= '' then
@@ -84,26 +93,37 @@ if ARGV[1] ~= '' then
   if not epoch then
     epoch = ARGV[3]
     redis.call('SET', KEYS[4], epoch, 'PX', 86400000)
+    redis.call('DEL', KEYS[5])
   elseif ARGV[6] ~= '' then redis.call('PEXPIRE', KEYS[4], 86400000) end
+  if ARGV[8] ~= '' and ARGV[8] ~= epoch then return { 0, 'lost', 0, 0, epoch, 0 } end
   for slot in string.gmatch(ARGV[7], '%S+') do redis.call('ZREM', KEYS[1], slot) end
-  for i = 8, #ARGV do redis.call('ZADD', KEYS[1], int(now - tonumber(ARGV[i])), ARGV[3] .. ':' .. i) end
+  for i = 11, #ARGV do redis.call('ZADD', KEYS[1], int(now - tonumber(ARGV[i])), ARGV[3] .. ':' .. i) end
+  if ARGV[9] ~= '' then
+    redis.call('SADD', KEYS[5], ARGV[9])
+    redis.call('PEXPIRE', KEYS[5], int(window))
+  end
   redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', int(now - window))
   held = redis.call('ZCARD', KEYS[1])
   local bound = redis.call('ZRANGE', KEYS[1], -limit, -limit, 'WITHSCORES')[2]
   if bound and tonumber(bound) + window > at then at, reason = tonumber(bound) + window, 'pacing' end
-  if ARGV[5] ~= '' and now + tonumber(ARGV[5]) > at then at, reason = now + tonumber(ARGV[5]), 'pacing' end
   if ARGV[6] ~= '' then
     redis.call('ZADD', KEYS[3], now, ARGV[6])
     redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', int(now - 15000))
     redis.call('PEXPIRE', KEYS[3], 15000)
   end
   members = redis.call('ZCARD', KEYS[3])
-  if ARGV[4] ~= '' and at - now > tonumber(ARGV[4]) then return { at - now, reason, held, members, epoch } end
+  if ARGV[5] ~= '' then
+    refilled = redis.call('SCARD', KEYS[5])
+    if (ARGV[10] == '' or refilled < tonumber(ARGV[10])) and now + tonumber(ARGV[5]) > at then
+      return { tonumber(ARGV[5]), 'refilling', held, members, epoch, refilled }
+    end
+  end
+  if ARGV[4] ~= '' and at - now > tonumber(ARGV[4]) then return { at - now, reason, held, members, epoch, refilled } end
   redis.call('ZADD', KEYS[1], int(at), ARGV[3])
   local last = tonumber(redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2])
   redis.call('PEXPIRE', KEYS[1], int(last - now + window))
 end
-return { at - now, reason, held, members, epoch }
+return { at - now, reason, held, members, epoch, refilled }
 `);
 
 /** KEYS: pause. ARGV: ms (> 0). Sets the pause's end to now + ms unless a later one is set. */

@@ -73,6 +73,7 @@ class RedisState implements SharedState {
       accountKey(prefix, scope, 'pause'),
       accountKey(prefix, scope, 'members'),
       accountKey(prefix, scope, 'epoch'),
+      accountKey(prefix, scope, 'refill'),
     ];
     let args = ['', '', '', '', '', ''];
     // The window's member this reservation takes (none without a budget): its slot, to give back.
@@ -82,10 +83,11 @@ class RedisState implements SharedState {
         throw new TypeError(`telephony-sdk/redis: invalid rate budget ${JSON.stringify(budget)}`);
       }
       slot = `${this.#id}:${(++this.#sequence).toString(36)}`;
-      const { maxWaitMs, minWaitMs, seed, release } = budget;
-      // Every 5 s at most: enough for the member set (15 s) to count the live processes.
+      const { maxWaitMs, minWaitMs, seed, release, epoch, refill } = budget;
+      // Every 5 s at most: enough for the member set (15 s) to count the live processes. A write-back
+      // always says so: after a restart the member set is rebuilt with the window.
       const now = Date.now();
-      const beat = now - (this.#beats.get(scope) ?? 0) >= BEAT_MS;
+      const beat = seed !== undefined || now - (this.#beats.get(scope) ?? 0) >= BEAT_MS;
       if (beat) this.#beats.set(scope, now);
       args = [
         String(budget.limit),
@@ -95,18 +97,29 @@ class RedisState implements SharedState {
         minWaitMs === undefined || !(minWaitMs > 0) ? '' : String(Math.ceil(minWaitMs)),
         beat ? this.#id : '',
         release?.join(' ') ?? '',
+        epoch ?? '',
+        seed === undefined ? '' : this.#id,
+        refill === undefined ? '' : String(refill),
       ];
       if (seed !== undefined)
         for (const age of seed) if (Number.isFinite(age)) args.push(String(Math.round(age)));
     }
-    const [waitMs, reason, held, members, epoch] = (await RESERVE.run(this.#send, keys, args)) as unknown[];
+    const [waitMs, reason, held, members, epoch, refilled] = (await RESERVE.run(
+      this.#send,
+      keys,
+      args,
+    )) as unknown[];
+    const retry = reason === 'lost' || reason === 'refilling' ? reason : undefined;
     return {
-      slot,
+      slot: retry === undefined ? slot : undefined,
       waitMs: Number(waitMs),
-      reason: reason === 'paused' || reason === 'pacing' ? reason : undefined,
+      reason:
+        reason === 'paused' || reason === 'pacing' ? reason : retry === undefined ? undefined : 'pacing',
       held: Number(held),
       members: Number(members),
       epoch: typeof epoch === 'string' && epoch !== '' ? epoch : undefined,
+      retry,
+      refilled: Number(refilled),
     };
   }
 

@@ -43,7 +43,12 @@ afterEach(async () => {
 afterAll(stopAllRedis);
 
 type Spec = Pick<WorkerConfig, 'calls' | 'maxRetryAfter'> &
-  Partial<Pick<WorkerConfig, 'later' | 'timeout' | 'failWhileDisconnected'>>;
+  Partial<Pick<WorkerConfig, 'later' | 'timeout' | 'failWhileDisconnected' | 'every'>>;
+
+/** Clients Redis holds back (`CLIENT PAUSE`, a blocking command), from `INFO clients`. */
+function blockedClients(info: unknown): number {
+  return Number(/blocked_clients:(\d+)/.exec(String(info))?.[1] ?? 0);
+}
 
 /**
  * Forks one process per spec, all on `driver`, paced for `plan` requests per minute, and resolves
@@ -138,6 +143,42 @@ describe.each(['node-redis', 'ioredis'] as const)(
       // Every call of every burst settled (none lost or hung), and the processes exited.
       expect((await results([a, b])).map((result) => result.outcomes.length)).toEqual([11, 11]);
     }, 90_000);
+
+    it("SIGKILLed and restarted empty mid-run, demand above plan (4 processes, open loop, 40 calls at 20/min, one process over its share): the processes write back what the lost window held, so 0 × 429, 0 calls failed, no wait past maxRetryAfter, and one shared_state_error per process with the store's message", async () => {
+      const plan = 20;
+      const { url, usage } = await serve(plan);
+      // Twice the plan over 4 s: the first window's 20 at once, the other 20 a window later (each
+      // waits under 61 s, within maxRetryAfter 60 + the safety second). One process asks twice as
+      // often as the others, so in each window it holds more than its share (20 ÷ 4).
+      const fast: Spec = { calls: 16, every: 250, maxRetryAfter: 60 };
+      const slow: Spec = { calls: 8, every: 500, maxRetryAfter: 60 };
+      const processes = await fleet(driver, url, plan, [fast, slow, slow, slow]);
+      for (const member of processes) member.go();
+      // Mid-run, the window full: every process has sent, and holds slots in the next window.
+      await Promise.all(processes.map((member) => member.called(5)));
+      // Writes are held (CLIENT PAUSE) until every process has a reservation waiting: Redis dies with
+      // them in flight, as a crash would find them.
+      await raw.command('CLIENT', 'PAUSE', '30000', 'WRITE');
+      await vi.waitFor(
+        async () => expect(blockedClients(await raw.command('INFO', 'clients'))).toBeGreaterThanOrEqual(4),
+        { timeout: 20_000, interval: 20 },
+      );
+      await server.down('SIGKILL');
+      await server.up();
+      const all = await results(processes);
+      expect(count(all.flatMap((result) => result.outcomes).map(outcome))).toEqual({ ok: 40 });
+      expect(usage()).toMatchObject({ counted: 40, rejected: 0 });
+      expect(usage().maxInWindow).toBeLessThanOrEqual(plan);
+      for (const result of all) {
+        for (const throttle of result.throttles) expect(throttle.waitMs).toBeLessThanOrEqual(61_000);
+        // One outage, reported once; ioredis sends what was in flight again after its reconnect, so
+        // it may have nothing to report.
+        expect(result.stateErrors.length).toBeLessThanOrEqual(1);
+        for (const error of result.stateErrors) expect(error.message.trim()).not.toBe('');
+      }
+      if (driver === 'node-redis')
+        expect(all.map((result) => result.stateErrors.length)).toEqual([1, 1, 1, 1]);
+    }, 150_000);
 
     it('frozen (SIGSTOP) for 1.5 s with the window full: the calls wait for its answer (their own timeout, 10 s, bounds it), 0 × 429, no call lost, no shared_state_error', async () => {
       const { url, usage } = await serve(10);

@@ -9,6 +9,8 @@ export interface FleetProcess {
   go(): void;
   /** Resolves once it has started burst `index` (its calls are on their way). */
   started(index: number): Promise<unknown>;
+  /** Resolves once an open-loop burst (`every`) has started its call `index` (counted from 0). */
+  called(index: number): Promise<unknown>;
   /** The outcomes of burst `index`, once every call of it has settled. */
   done(index: number): Promise<CallOutcome[]>;
   /** Its result, once it has exited; rejects with its output if it failed. */
@@ -27,6 +29,7 @@ export function forkFleetProcess(config: WorkerConfig): FleetProcess {
     ready: worker.printed('READY'),
     go: () => worker.child.stdin?.write('go\n'),
     started: (index) => worker.printed(`STARTED ${index}\n`),
+    called: (index) => worker.printed(`\nCALLED ${index}\n`),
     done: async (index) => {
       const prefix = `DONE ${index} `;
       const stdout = await worker.printed(prefix);

@@ -5,7 +5,8 @@
 // its calls at the same moment), makes its calls concurrently, prints RESULT <json> and exits. With
 // bursts after the first (`later`), or without a start list, each burst starts on a line on stdin,
 // which the test writes when the burst is due (after a fault it caused, say); the worker prints
-// `STARTED <i>` as it starts burst i and `DONE <i> <json outcomes>` when it has settled.
+// `STARTED <i>` as it starts burst i and `DONE <i> <json outcomes>` when it has settled. An open-loop
+// burst (`every`) starts its calls at a fixed pace instead of all at once.
 // TELEPHONY_SDK_DIST=<dir> runs another build of the package (an earlier commit's dist/) instead,
 // to show that a test fails there; bench/sdk.ts reads the same variable.
 import { join } from 'node:path';
@@ -35,6 +36,11 @@ export interface WorkerConfig {
   failWhileDisconnected?: boolean;
   /** Abort a call as soon as it reports a 'throttle' (it then sends nothing). */
   abortOnThrottle?: boolean;
+  /**
+   * Open loop: each burst starts its calls this many ms apart (call i at i × every), whatever the
+   * earlier ones are doing, and prints `CALLED <i>` as call i starts; default: all at once.
+   */
+  every?: number;
 }
 
 export interface CallOutcome {
@@ -148,7 +154,17 @@ for (const [index, calls] of bursts.entries()) {
   if (index === 0 && config.startList !== undefined) await pop();
   else if ((await lines?.next())?.done !== false) throw new Error(`stdin ended before burst ${index}`);
   console.log(`STARTED ${index}`);
-  const outcomes = await Promise.all(Array.from({ length: calls }, call));
+  const every = config.every;
+  const outcomes = await Promise.all(
+    Array.from({ length: calls }, (_, i) =>
+      every === undefined
+        ? call()
+        : new Promise<void>((resolve) => setTimeout(resolve, i * every)).then(() => {
+            console.log(`CALLED ${i}`);
+            return call();
+          }),
+    ),
+  );
   console.log(`DONE ${index} ${JSON.stringify(outcomes)}`);
   result.outcomes.push(...outcomes);
 }

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { redisDedupStore, redisState } from 'telephony-sdk/redis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { MemoryState } from '../../src/core/pacing/shared-state.js';
 import { type RedisServer, startRedis, stopAllRedis } from '../helpers/redis.js';
 import { closeRedisClients, redisClients } from '../helpers/redis-clients.js';
@@ -22,6 +23,21 @@ async function ownServer(): Promise<RedisServer> {
 }
 
 const WINDOW = 60_000;
+
+/**
+ * Bytes received and not yet read by the server side of the connections to 127.0.0.1:`port`
+ * (/proc/net/tcp, Linux): a command a frozen server holds unread.
+ */
+function unreadBytes(port: number): number {
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  let unread = 0;
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const [, address, , state, queues] = line.trim().split(/\s+/);
+    // 01: ESTABLISHED; the queues are tx:rx, in hex.
+    if (address === local && state === '01') unread += Number.parseInt(queues?.split(':')[1] ?? '0', 16);
+  }
+  return unread;
+}
 const SECRET_TOKEN = 'at_CANARY_7f3e91d2_never_in_a_key';
 
 /** The hash tag Redis Cluster hashes a key by: the text between the first `{` and the next `}`. */
@@ -147,6 +163,36 @@ describe.each(redisClients)('redisState over %s', (_name, connect) => {
     expect(Number(await raw.command('ZCARD', 'telephony:{acct_r}:v2:window'))).toBe(2);
   });
 
+  it("a reservation naming a window the store no longer has (a restart): 'lost', no slot, nothing written; written back, the processes that did are counted, and until all have, the share holds a slot back instead of booking it", async () => {
+    const raw = await connect(server);
+    const [state, other] = [redisState(raw.client), redisState(raw.client)];
+    const budget = { limit: 4, windowMs: WINDOW };
+    const zcard = async () => Number(await raw.command('ZCARD', 'telephony:{acct_l}:v2:window'));
+    const { epoch } = await state.reserve('acct_l:v2', budget, 0);
+    await raw.command('FLUSHALL'); // what a restart without persistence leaves
+    const share = { minWaitMs: 30_000, refill: 2 };
+    const lost = await state.reserve('acct_l:v2', { ...budget, ...share, epoch, seed: [1_000] }, 0);
+    expect(lost).toMatchObject({ retry: 'lost', slot: undefined });
+    expect(lost.epoch).toEqual(expect.any(String));
+    expect(lost.epoch).not.toBe(epoch);
+    expect(await zcard()).toBe(0);
+    // Written back under the new name, 1 of 2 processes: the share would send 30 s after the window.
+    const renamed = { ...budget, ...share, epoch: lost.epoch };
+    expect(await state.reserve('acct_l:v2', { ...renamed, seed: [1_000] }, 0)).toMatchObject({
+      retry: 'refilling',
+      slot: undefined,
+      held: 1,
+      refilled: 1,
+    });
+    expect(await zcard()).toBe(1);
+    // The other one writes its send back: the window is whole again, and decides alone.
+    const whole = await other.reserve('acct_l:v2', { ...renamed, seed: [2_000] }, 0);
+    expect(whole).toMatchObject({ waitMs: 0, reason: undefined, held: 2, refilled: 2 });
+    expect(whole.retry).toBeUndefined();
+    expect(await zcard()).toBe(3);
+    expect(Number(await raw.command('PTTL', 'telephony:{acct_l}:v2:refill'))).toBeLessThanOrEqual(WINDOW);
+  });
+
   it('keys: every one under the prefix with the account as hash tag, none holding the token; all expire', async () => {
     const raw = await connect(server);
     const state = redisState(raw.client);
@@ -216,7 +262,7 @@ describe.each(redisClients)('redisState over %s', (_name, connect) => {
     const admin = await connect(server);
     // +info only for ioredis's ready check.
     const commands =
-      '+eval +evalsha +get +set +del +exists +zadd +zcard +zrange +zremrangebyscore +pexpire +time +info';
+      '+eval +evalsha +get +set +del +exists +zadd +zrem +zcard +zrange +zremrangebyscore +sadd +scard +pexpire +time +info';
     await admin.command(
       ...[
         'ACL',
@@ -235,7 +281,13 @@ describe.each(redisClients)('redisState over %s', (_name, connect) => {
       user: { username: 'telephony', password: 'acl-pw' },
     });
     const [state, dedup] = [redisState(client), redisDedupStore(client)];
-    await state.reserve('acct_acl:v2', { limit: 1, windowMs: WINDOW }, Date.now());
+    const { epoch, slot } = await state.reserve('acct_acl:v2', { limit: 1, windowMs: WINDOW }, Date.now());
+    // A write-back after a lost window: its sends, a slot given back, the share while others refill.
+    await state.reserve(
+      'acct_acl:v2',
+      { limit: 2, windowMs: WINDOW, epoch, seed: [1_000], release: [slot ?? ''], minWaitMs: 1, refill: 2 },
+      Date.now(),
+    );
     await state.pause('acct_acl:v2', 1_000, Date.now());
     expect(await state.lockToken('acct_acl:token:1', 'h', 10_000, Date.now())).toBe(true);
     const token = { accessToken: 'at_acl', expiresAt: Date.now() + 60_000, obtainedAt: Date.now() };
@@ -285,7 +337,12 @@ describe.each(redisClients)('redisState over %s', (_name, connect) => {
     const hung = state.reserve('acct_f:v2', budget, Date.now()).finally(() => {
       settled = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The command is in the frozen server's receive queue: only the client could settle the call now.
+    await vi.waitFor(() => expect(unreadBytes(server.port)).toBeGreaterThan(0), {
+      timeout: 10_000,
+      interval: 10,
+    });
+    await new Promise((resolve) => setImmediate(resolve));
     expect(settled).toBe(false);
 
     server.resume();

@@ -19,10 +19,18 @@ export interface RateBudget {
    */
   maxWaitMs?: number | undefined;
   /**
-   * Earliest wait the caller takes: the slot is not before `now + minWaitMs` (the client's own share
-   * of the plan while the store may be missing others' sends). Default 0.
+   * The client's own share of the plan, as the wait it allows (the store may be missing others'
+   * sends): while fewer than `refill` processes have written their sends back, a slot it would put
+   * later than the window does is not taken ({@link Reservation.retry} `'refilling'`). Default 0.
    */
   minWaitMs?: number | undefined;
+  /**
+   * The window's name ({@link Reservation.epoch}) this client last saw: a store whose window has
+   * another name lost the one the client knew, takes no slot and answers `retry: 'lost'`.
+   */
+  epoch?: string | undefined;
+  /** Processes expected to write their sends back after a loss (the fleet before it); default unknown. */
+  refill?: number | undefined;
   /**
    * Send times of this client (ms before `now`; negative: still ahead) that the store may not hold:
    * taken while it failed, or lost with it (a restart). A store writes them into the window first.
@@ -57,6 +65,14 @@ export interface Reservation {
   epoch?: string | undefined;
   /** Names the slot the store took, for a later {@link RateBudget.release}; optional. */
   slot?: string | undefined;
+  /**
+   * Set when the store took no slot and the client asks again: `'lost'`, the window named by
+   * {@link RateBudget.epoch} is gone (ask with the client's sends as `seed`); `'refilling'`, others
+   * may not have written theirs back yet and the client's share would send later (ask shortly).
+   */
+  retry?: 'lost' | 'refilling' | undefined;
+  /** Processes that wrote their sends back into this window since it was created anew; optional. */
+  refilled?: number | undefined;
 }
 
 /**
@@ -157,11 +173,6 @@ export class MemoryState implements SharedState {
       const bound = slots[slots.length - budget.limit];
       if (bound !== undefined && bound + budget.windowMs > at) {
         at = bound + budget.windowMs;
-        reason = 'pacing';
-      }
-      const earliest = now + (budget.minWaitMs ?? 0);
-      if (earliest > at) {
-        at = earliest;
         reason = 'pacing';
       }
       if (budget.maxWaitMs === undefined || at - now <= budget.maxWaitMs) insert(slots, at);

@@ -76,9 +76,10 @@ describe('FailSafeState: one deadline timer for every pending store call', () =>
     await vi.advanceTimersByTimeAsync(300); // t = 1600 ms
     expect(third.value).toEqual({ waitMs: 0, reason: undefined });
 
-    expect(errors.map((event) => [event.operation, event.error.message])).toEqual(
-      Array.from({ length: 3 }, () => ['reserve', 'shared state did not answer within 1000 ms']),
-    );
+    // One outage, one report: the other two calls failed with it.
+    expect(errors.map((event) => [event.operation, event.error.message])).toEqual([
+      ['reserve', 'shared state did not answer within 1000 ms'],
+    ]);
     // Nothing pending: the timer is not re-armed.
     expect(vi.getTimerCount()).toBe(0);
   });
@@ -102,7 +103,7 @@ describe('FailSafeState: one deadline timer for every pending store call', () =>
     const { held, errors, reserve } = onFakeTimers();
     const late = [reserve(), reserve()];
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(errors).toHaveLength(2);
+    expect(errors).toHaveLength(1);
     held[0]!.resolve({ waitMs: 99, reason: 'pacing' });
     held[1]!.reject(new Error('connection lost'));
     await vi.advanceTimersByTimeAsync(0);
@@ -110,7 +111,7 @@ describe('FailSafeState: one deadline timer for every pending store call', () =>
       { waitMs: 0, reason: undefined },
       { waitMs: 0, reason: undefined },
     ]);
-    expect(errors).toHaveLength(2);
+    expect(errors).toHaveLength(1);
   });
 
   it("the shared timer does not keep the process alive (unref'd)", async () => {
@@ -123,5 +124,67 @@ describe('FailSafeState: one deadline timer for every pending store call', () =>
     expect(timers[0]!.hasRef()).toBe(false);
     held[0]!.resolve({ waitMs: 0, reason: undefined });
     await vi.waitFor(() => expect(answer.value).toEqual({ waitMs: 0, reason: undefined }));
+  });
+});
+
+describe("FailSafeState: 'shared_state_error' once per outage, with the store's message", () => {
+  /** A store whose `reserve` rejects with the next error given, or answers for `undefined` or none. */
+  function failingStore(failures: unknown[]) {
+    return new Proxy(new MemoryState(), {
+      get: (target, name) =>
+        name === 'reserve'
+          ? async () => {
+              const failure = failures.shift();
+              if (failure !== undefined) throw failure;
+              return { waitMs: 0, reason: undefined };
+            }
+          : Reflect.get(target, name),
+    }) as SharedState;
+  }
+
+  function over(failures: unknown[]) {
+    const events = new ClientEmitter();
+    const errors: string[] = [];
+    events.on('shared_state_error', (event) => errors.push(event.error.message));
+    const clock = fakeClock();
+    const failSafe = new FailSafeState(failingStore(failures), clock, events, 1_000);
+    const reserve = () => failSafe.run('reserve', (state) => state.reserve('acct:v2', budget, clock.now()));
+    return { errors, clock, reserve };
+  }
+
+  it('calls in flight that all fail with the store: one event; after an answer, the next failure is a new outage', async () => {
+    const { errors, clock, reserve } = over([
+      new Error('Socket closed unexpectedly'),
+      new Error('read ECONNRESET'),
+      undefined,
+      new Error('Socket closed unexpectedly'),
+    ]);
+    await Promise.all([reserve(), reserve()]);
+    expect(errors).toEqual(['Socket closed unexpectedly']);
+    clock.advance(5_000);
+    await reserve(); // the store answers: the outage is over
+    await reserve(); // a new one
+    expect(errors).toEqual(['Socket closed unexpectedly', 'Socket closed unexpectedly']);
+  });
+
+  it("a driver error with no message: the event says what failed and names the error; an AggregateError gives its errors' messages", async () => {
+    class ClientGone extends Error {
+      override name = 'ClientGone';
+    }
+    const { errors, clock, reserve } = over([
+      new ClientGone(''),
+      new AggregateError([new Error('connect ECONNREFUSED 127.0.0.1:6390')], ''),
+    ]);
+    await reserve();
+    clock.advance(5_000);
+    await reserve().then(() => {});
+    // The second failure follows no answer: still the first outage.
+    expect(errors).toEqual([
+      "shared state reserve failed: the store's client rejected with ClientGone and no message",
+    ]);
+    clock.advance(5_000);
+    const next = over([new AggregateError([new Error('connect ECONNREFUSED 127.0.0.1:6390')], '')]);
+    await next.reserve();
+    expect(next.errors).toEqual(['connect ECONNREFUSED 127.0.0.1:6390']);
   });
 });
