@@ -15,13 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ensureBuilt,
-  packTarball,
-  projectWithTarball,
-  repoRoot,
-  rewriteExports,
-} from '../../scripts/lib/tarball.js';
+import { repoRoot, rewriteExports } from '../../scripts/lib/tarball.js';
+import { packedProject } from './packed-project.js';
 import { cjsProbe, consumerTsconfig, esmProbe, type ProbeResult, typescriptConsumer } from './probes.js';
 
 const ENTRIES = ['telephony-sdk', 'telephony-sdk/webhooks', 'telephony-sdk/testing', 'telephony-sdk/redis'];
@@ -56,11 +51,8 @@ function compilerErrors(tsc: string, config: string): string {
   }
 }
 
-beforeAll(() => {
-  ensureBuilt();
-  const tarball = packTarball();
-  made.push(join(tarball, '..'));
-  project = projectWithTarball(tarball);
+beforeAll(async () => {
+  project = await packedProject();
   made.push(project);
   defaultProject = copyProject(project, 'telephony-sdk-default-build-');
   rewriteExports(join(defaultProject, 'node_modules/telephony-sdk'), (condition) => condition === 'node');
@@ -70,7 +62,7 @@ beforeAll(() => {
     rmSync(join(dir, 'node_modules/zod'), { recursive: true, force: true });
     webhooksOnly.set(from, dir);
   }
-}, 120_000);
+}, 300_000);
 
 afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
