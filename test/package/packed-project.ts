@@ -1,9 +1,12 @@
 /**
  * The packed package installed as a user installs it, made once per dist/ build and shared by every
- * test over the tarball (tarball.test.ts, consumers.test.ts, the webpack and Jest consumers):
+ * test over the tarball (tarball, consumers, webpack and test-runners tests):
  * `npm pack` plus `npm install` cost most of such a file's time, and what they produce depends only
  * on what is built. The install is cached under the OS temp folder, keyed by a hash of what `npm
- * pack` takes; each test file gets its own copy to write into, which it removes when done.
+ * pack` takes; each test file gets its own copy to write into, which it removes when done. The copy's
+ * telephony-sdk is its own (tests rewrite its package.json); its dependencies (ky, zod,
+ * eventemitter3: zod alone is 870 files) are links into the cache, which a test may remove from its
+ * copy's node_modules but never writes through.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -16,6 +19,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -118,7 +122,14 @@ export async function packedProject(prefix = 'telephony-sdk-consumer-'): Promise
   utimesSync(cached, now, now);
   removeUnused(cached);
   const dir = mkdtempSync(join(tmpdir(), prefix));
+  const modules = join(cached, 'node_modules');
+  const linked = readdirSync(modules).filter((name) => name !== 'telephony-sdk' && !name.startsWith('.'));
   // verbatimSymlinks: node_modules/.bin's relative links then point into the copy, not the cache.
-  cpSync(cached, dir, { recursive: true, verbatimSymlinks: true });
+  cpSync(cached, dir, {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (source) => !linked.some((name) => source === join(modules, name)),
+  });
+  for (const name of linked) symlinkSync(join(modules, name), join(dir, 'node_modules', name));
   return dir;
 }
