@@ -12,25 +12,21 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { rollup } from 'rollup';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, packTarball, projectWithTarball, repoRoot } from '../../scripts/lib/tarball.js';
+import { repoRoot } from '../../scripts/lib/tarball.js';
+import { packedProject } from './packed-project.js';
 
 // The plugin's types are CommonJS under NodeNext (the function is their `default`); at run time the
 // import resolves its ESM build, whose default export is the function itself.
 const commonjs = commonjsModule as unknown as typeof commonjsModule.default;
 
 let project = '';
-const made: string[] = [];
 
-beforeAll(() => {
-  ensureBuilt();
-  const tarball = packTarball();
-  made.push(join(tarball, '..'));
-  project = projectWithTarball(tarball);
-  made.push(project);
-}, 120_000);
+beforeAll(async () => {
+  project = await packedProject();
+}, 300_000);
 
 afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  rmSync(project, { recursive: true, force: true });
 });
 
 /** An app that lists calls through a given fetch and verifies a delivery it signs itself. */
