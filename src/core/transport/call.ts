@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import { Deprecations } from '../deprecations.js';
 import {
   APIError,
+  APITimeoutError,
   APIUserAbortError,
   type ApiVersion,
   type AttemptRecord,
@@ -20,7 +21,7 @@ import type { TracedCall } from '../tracing/traced-call.js';
 import type { HttpMethod } from '../types.js';
 import { type Deadline, DeadlinePassed } from './deadline.js';
 import { type Middleware, MiddlewareFailure, throughMiddleware } from './middleware.js';
-import { bodyStart, discard, readText } from './read-body.js';
+import { type BodyRead, bodyStart, discard, readText } from './read-body.js';
 import {
   decide,
   failureCodes,
@@ -215,21 +216,29 @@ export class Caller {
       if (waitedMs > 0) record.waitedMs = waitedMs;
       attempts.push(record);
       waitedMs = 0;
-      const startedAt = Date.now();
+      // The attempt's time-out, cut to what is left of the call's deadline: the headers and the body
+      // are read within it.
+      const read: BodyRead = {
+        operation: plan.operation,
+        signal,
+        startedAt: Date.now(),
+        timeout: deadline === undefined ? limits.timeout : deadline.attemptTimeout(limits.timeout),
+        maxResponseBytes: limits.maxResponseBytes,
+      };
+      const { startedAt } = read;
       const span = traced?.startAttempt(method, url, attempt, headers);
       this.#events.emit('request', { method, url, attempt, requestId });
       let response: Response;
       try {
-        response = await this.#attempt(plan, headers, attempt);
+        response = await this.#attempt(plan, headers, attempt, read.timeout);
       } catch (error) {
         record.ms = Date.now() - startedAt;
         // An attempt cut short by the call's deadline is the call's time-out, not the attempt's.
-        const failure =
-          deadline !== undefined && deadline.left() === 0 && error instanceof TimeoutError
-            ? passed(deadline, true)
-            : failureOf(error, signal, true);
+        const failure = cutByDeadline(deadline, error, TimeoutError)
+          ? passed(deadline, true)
+          : failureOf(error, signal, true);
         record.error =
-          failure.kind === 'timeout'
+          failure.kind === 'timeout' || failure.kind === 'deadline'
             ? 'APITimeoutError'
             : failure.kind === 'abort'
               ? 'APIUserAbortError'
@@ -260,7 +269,7 @@ export class Caller {
       if (deprecated !== undefined) this.#events.emit('warning', deprecated);
       if (response.ok) {
         debug(attempt, record, { retry: false });
-        return { response, body: await this.#read(plan, response, startedAt, fail), gone: false };
+        return { response, body: await this.#read(plan, response, read, fail), gone: false };
       }
       // Read once per answer: the pause, the wait and the error's `retryAfter` all come from it.
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
@@ -272,6 +281,8 @@ export class Caller {
         // A shared token is dropped from the shared state first (a promise), so the repeat cannot read it back.
         if (bearer !== undefined && (await plan.credential?.invalidate(bearer))) {
           discard(response);
+          // This attempt used the slot of a 429 before it (if any): the repeat books its own.
+          after429 = false;
           debug(attempt, record, { retry: true, waitMs: 0, reason: 'status 401' });
           this.#events.emit('retry', { method, url, attempt, requestId, delayMs: 0, reason: 'status 401' });
           continue;
@@ -294,7 +305,7 @@ export class Caller {
         discard(response);
         return { response, body: undefined, gone: true };
       }
-      const error = await fail(await this.#errorAnswer(plan, response, startedAt, retryAfterMs, fail));
+      const error = await fail(await this.#errorAnswer(response, read, retryAfterMs, fail));
       if (error instanceof APIError) record.code = error.code;
       throw error;
     }
@@ -312,17 +323,19 @@ export class Caller {
   async #read(
     plan: CallPlan,
     response: Response,
-    startedAt: number,
+    read: BodyRead,
     fail: (failure: Failure) => Promise<TelephonyError>,
   ): Promise<unknown> {
     if (plan.parse === undefined) return undefined;
     try {
-      return plan.parse(await readText(readOf(plan, startedAt), response), response.status);
+      return plan.parse(await readText(read, response), response.status);
     } catch (error) {
       throw await fail(
         error instanceof APIUserAbortError
           ? { kind: 'abort', error, inFlight: true }
-          : { kind: 'unreadable', error: error as TelephonyError },
+          : cutByDeadline(plan.deadline, error, APITimeoutError)
+            ? passed(plan.deadline, true)
+            : { kind: 'unreadable', error: error as TelephonyError },
       );
     }
   }
@@ -331,14 +344,14 @@ export class Caller {
    * One ky request: no retry, no `HTTPError` (an answer of any status resolves), ky's per-attempt
    * timeout (cut to what is left of the call's deadline), and the middleware around its fetch.
    */
-  #attempt(plan: CallPlan, headers: Record<string, string>, attempt: number): Promise<Response> {
-    const { deadline, limits } = plan;
+  #attempt(
+    plan: CallPlan,
+    headers: Record<string, string>,
+    attempt: number,
+    timeout: number,
+  ): Promise<Response> {
     // Only what differs from ky's defaults: each option given costs ky a merge.
-    const options: Options = {
-      method: plan.method,
-      timeout: deadline === undefined ? limits.timeout : deadline.attemptTimeout(limits.timeout),
-      headers,
-    };
+    const options: Options = { method: plan.method, timeout, headers };
     if (plan.body !== undefined) options.body = plan.body;
     if (plan.signal !== undefined) options.signal = plan.signal;
     const chain = this.#middleware;
@@ -434,16 +447,15 @@ export class Caller {
 
   /** The last answer as a failure: its body read up to `maxResponseBytes` (past that, its first bytes). */
   async #errorAnswer(
-    plan: CallPlan,
     response: Response,
-    startedAt: number,
+    read: BodyRead,
     retryAfterMs: number | undefined,
     fail: (failure: Failure) => Promise<TelephonyError>,
   ): Promise<Failure> {
     let cutAt: number | undefined;
     // An error body that cannot be read leaves the error its status; only the caller's abort wins.
-    const text = await readText(readOf(plan, startedAt), response, () => {
-      cutAt = plan.limits.maxResponseBytes;
+    const text = await readText(read, response, () => {
+      cutAt = read.maxResponseBytes;
     }).catch(async (error: unknown) => {
       if (error instanceof APIUserAbortError) throw await fail({ kind: 'abort', error, inFlight: true });
       return '';
@@ -470,13 +482,12 @@ export class Caller {
   }
 }
 
-const readOf = (plan: CallPlan, startedAt: number) => ({
-  operation: plan.operation,
-  signal: plan.signal,
-  startedAt,
-  timeout: plan.limits.timeout,
-  maxResponseBytes: plan.limits.maxResponseBytes,
-});
+/** Whether `error`, a time-out of the attempt, came because the call's deadline left no more time. */
+const cutByDeadline = (
+  deadline: Deadline | undefined,
+  error: unknown,
+  timeoutClass: typeof TimeoutError | typeof APITimeoutError,
+): deadline is Deadline => deadline !== undefined && deadline.left() === 0 && error instanceof timeoutClass;
 
 /**
  * The one error mapping (response/call-error.ts), loaded by `import()` on a call's first failure: the
