@@ -1,7 +1,6 @@
 import ky, { type KyInstance, type Options, TimeoutError } from 'ky';
 import type { Credential } from '../auth/credentials.js';
 import type { Clock } from '../clock.js';
-import { Deprecations } from '../deprecations.js';
 import {
   APIError,
   APITimeoutError,
@@ -16,6 +15,7 @@ import type { ResolvedOptions } from '../options.js';
 import type { Pacing } from '../pacing/pacing.js';
 import { SAFETY_MS } from '../pacing/plans.js';
 import type { CallFacts, Failure } from '../response/call-error.js';
+import { Deprecations } from '../response/deprecation.js';
 import { redactor } from '../response/redact.js';
 import type { TracedCall } from '../tracing/traced-call.js';
 import type { HttpMethod } from '../types.js';
@@ -94,6 +94,12 @@ export class Caller {
   readonly #clock: Clock;
   readonly #events: ClientEmitter;
   readonly #pacing: Pacing;
+  /**
+   * Whether the pacing code has been asked for (a client that paces, shares state or gets its own
+   * tokens: at once; any other: from its first 429). Until then nothing can hold a call back, and no
+   * reservation is asked for.
+   */
+  #paced: boolean;
   /** Every credential the client holds, replaced wherever an error would show it. */
   readonly #secrets: ReadonlyArray<string | undefined>;
   /** The expressions that find them in an answer, compiled once (response/redact.ts). */
@@ -119,7 +125,7 @@ export class Caller {
     customFetch: typeof fetch | undefined,
     clock: Clock,
     events: ClientEmitter,
-    pacing: Pacing,
+    { pacing, paced }: { pacing: Pacing; paced: boolean },
     secrets: ReadonlyArray<string | undefined>,
     see: Pick<ResolvedOptions, 'logger' | 'logLevel' | 'middleware'>,
   ) {
@@ -144,6 +150,7 @@ export class Caller {
     this.#clock = clock;
     this.#events = events;
     this.#pacing = pacing;
+    this.#paced = paced;
     this.#secrets = secrets;
   }
 
@@ -227,7 +234,8 @@ export class Caller {
       };
       const { startedAt } = read;
       const span = traced?.startAttempt(method, url, attempt, headers);
-      this.#events.emit('request', { method, url, attempt, requestId });
+      if (this.#events.heard.has('request'))
+        this.#events.emit('request', { method, url, attempt, requestId });
       let response: Response;
       try {
         response = await this.#attempt(plan, headers, attempt, read.timeout);
@@ -264,9 +272,13 @@ export class Caller {
       record.ms = Date.now() - startedAt;
       record.status = status;
       if (span !== undefined) traced?.endAttempt(span, status);
-      this.#events.emit('response', { method, url, attempt, requestId, status, durationMs: record.ms });
-      const deprecated = this.#deprecations.answered(method, plan.url, response.headers, requestId);
-      if (deprecated !== undefined) this.#events.emit('warning', deprecated);
+      if (this.#events.heard.has('response'))
+        this.#events.emit('response', { method, url, attempt, requestId, status, durationMs: record.ms });
+      // The notice is read only from an answer that carries one of its headers (few do).
+      if (response.headers.has('deprecation') || response.headers.has('sunset')) {
+        const deprecated = this.#deprecations.answered(method, plan.url, response.headers, requestId);
+        if (deprecated !== undefined) this.#events.emit('warning', deprecated);
+      }
       if (response.ok) {
         debug(attempt, record, { retry: false });
         return { response, body: await this.#read(plan, response, read, fail), gone: false };
@@ -284,7 +296,8 @@ export class Caller {
           // This attempt used the slot of a 429 before it (if any): the repeat books its own.
           after429 = false;
           debug(attempt, record, { retry: true, waitMs: 0, reason: 'status 401' });
-          this.#events.emit('retry', { method, url, attempt, requestId, delayMs: 0, reason: 'status 401' });
+          if (this.#events.heard.has('retry'))
+            this.#events.emit('retry', { method, url, attempt, requestId, delayMs: 0, reason: 'status 401' });
           continue;
         }
         decision = decide(outcome, state, policy);
@@ -389,7 +402,7 @@ export class Caller {
    * `after429`: the attempt repeats one the service refused, so it sends in that attempt's slot.
    */
   async #pace(plan: CallPlan, after429: boolean): Promise<number | Failure> {
-    if (plan.version === undefined) return 0;
+    if (plan.version === undefined || !this.#paced) return 0;
     // The safety second is the client's own, not the service's: it does not count against the cap.
     const { maxRetryAfterMs, timeout } = plan.limits;
     const reservation = this.#pacing.reserve(plan.version, maxRetryAfterMs + SAFETY_MS, timeout, after429);
@@ -399,7 +412,7 @@ export class Caller {
       return { kind: 'held_back', waitMs, reason, maxRetryAfterMs };
     if (waitMs <= 0 || reason === undefined) return 0;
     if (plan.deadline !== undefined && !plan.deadline.fits(waitMs)) return passed(plan.deadline, false);
-    this.#events.emit('throttle', { waitMs, reason });
+    if (this.#events.heard.has('throttle')) this.#events.emit('throttle', { waitMs, reason });
     plan.traced?.waited(reason, waitMs);
     await sleep(this.#clock, waitMs, plan.signal);
     return waitMs;
@@ -414,7 +427,8 @@ export class Caller {
     fail: (failure: Failure) => Promise<TelephonyError>,
   ): Promise<number> {
     const { method, shownUrl: url, requestId } = plan;
-    this.#events.emit('retry', { method, url, attempt, requestId, delayMs, reason });
+    if (this.#events.heard.has('retry'))
+      this.#events.emit('retry', { method, url, attempt, requestId, delayMs, reason });
     if (delayMs === 0) return 0;
     plan.traced?.waited('retry', delayMs);
     try {
@@ -432,13 +446,18 @@ export class Caller {
    */
   #paused(plan: CallPlan, response: Response, retryAfterMs: number | undefined): void {
     if (plan.version === undefined) return;
-    if (retryAfterMs !== undefined && retryAfterMs > 0) void this.#pacing.pause(plan.version, retryAfterMs);
+    if (retryAfterMs !== undefined && retryAfterMs > 0) {
+      this.#paced = true;
+      void this.#pacing.pause(plan.version, retryAfterMs);
+    }
     if (this.#planChecks-- > 0) {
       // Its first chunk only: a 429's body may be huge or endless, and the copy must not read it all.
       bodyStart(response.clone(), 2_000).then(
         (text) => {
           const found = /(\d+) requests per minute/i.exec(text);
-          if (found) this.#pacing.planSeen(Number(found[1]));
+          if (!found) return;
+          this.#paced = true;
+          this.#pacing.planSeen(Number(found[1]));
         },
         () => {},
       );
