@@ -152,8 +152,9 @@ export class HttpTransport implements TracingTransport {
     const credential = version === 'v2' ? this.#v2 : this.#v1;
     if (credential === undefined) {
       const option = version === 'v2' ? 'clientId and clientSecret, or accessToken' : 'apiKey';
+      // Named as shown: a pre-signed URL's query string is its signature.
       throw invalid(
-        operationName(request),
+        operation,
         version === 'v2' ? 'accessToken' : 'apiKey',
         `set ${option} for ${version} calls`,
       );
