@@ -158,18 +158,28 @@ function shielded(this: (...payload: unknown[]) => unknown, ...payload: unknown[
 export class ClientEmitter {
   readonly #emitter = new EventEmitter();
 
+  /**
+   * The events that may have a listener: named by `on` and `once`, dropped by an `off` that leaves
+   * none (a `once` that fired stays named, which costs an `emit` to no one). A set, read without a
+   * call: the transport builds no payload of a per-attempt event nobody listens to.
+   */
+  readonly heard = new Set<keyof ClientEvents>();
+
   on<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): void {
     this.#emitter.on(name, shielded, listener);
+    this.heard.add(name);
   }
 
   once<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): void {
     this.#emitter.once(name, shielded, listener);
+    this.heard.add(name);
   }
 
   // Without a listener, every one of `name` goes: eventemitter3 then matches on `shielded` alone, which
   // every listener registered here is.
   off<Name extends keyof ClientEvents>(name: Name, listener?: ClientListener<Name>): void {
     this.#emitter.off(name, shielded, listener);
+    if (this.#emitter.listenerCount(name) === 0) this.heard.delete(name);
   }
 
   /**

@@ -1,9 +1,8 @@
 import type * as z from 'zod/mini';
-import { sendChecked } from './checked-send.js';
 import { paramNames, refuseNamed } from './request/extra.js';
-import { operationName } from './request/method.js';
 import { validateParams } from './request/params.js';
-import { APIPromise } from './response/api-promise.js';
+import { operationName } from './request/route.js';
+import { APIPromise, sendChecked } from './response/api-promise.js';
 import { unwrapSuccess } from './response/envelope.js';
 import { parseResponse } from './response/guard.js';
 import type { HttpMethod, QueryValue, RequestOptions, Transport } from './types.js';
@@ -42,8 +41,10 @@ export function runOperation<Data extends AnySchema, Result>(
     const query = spec.query && validateParams(spec.query.schema, spec.query.value, operation);
     const body = spec.body && validateParams(spec.body.schema, spec.body.value, operation);
     // A typed parameter sent as an extra would skip its check: refused even when the call left it out.
-    if (spec.query) refuseNamed(options?.extraQuery, paramNames(spec.query.schema), 'extraQuery', operation);
-    if (spec.body) refuseNamed(options?.extraBody, paramNames(spec.body.schema), 'extraBody', operation);
+    if (spec.query && options?.extraQuery !== undefined)
+      refuseNamed(options.extraQuery, paramNames(spec.query.schema), 'extraQuery', operation);
+    if (spec.body && options?.extraBody !== undefined)
+      refuseNamed(options.extraBody, paramNames(spec.body.schema), 'extraBody', operation);
     // Checked within the call: a `data` that fails the schema is that call's error (its attempts and id).
     return sendChecked(
       transport,

@@ -68,22 +68,18 @@ export class Log {
   readonly #logger: Logger;
   readonly #level: number;
   readonly #hide: (text: string) => string;
+  /** Whether debug lines are written: callers skip building them otherwise (fields, read per attempt). */
+  readonly debugging: boolean;
+  /** Whether info lines are written. */
+  readonly informing: boolean;
 
   /** @param hide the client's redaction of a text (response/redact.ts, with the secrets it holds now) */
   constructor(logger: Logger, level: LogLevel, hide: (text: string) => string) {
     this.#logger = logger;
     this.#level = LOG_LEVELS.indexOf(level);
     this.#hide = hide;
-  }
-
-  /** Whether debug lines are written: callers skip building them otherwise. */
-  get debugging(): boolean {
-    return this.#level >= LOG_LEVELS.indexOf('debug');
-  }
-
-  /** Whether info lines are written. */
-  get informing(): boolean {
-    return this.#level >= LOG_LEVELS.indexOf('info');
+    this.debugging = this.#level >= LOG_LEVELS.indexOf('debug');
+    this.informing = this.#level >= LOG_LEVELS.indexOf('info');
   }
 
   /** One attempt (debug). */

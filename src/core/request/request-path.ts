@@ -1,6 +1,12 @@
 import { type ApiVersion, invalid } from '../errors.js';
 import { quote } from '../zod-issues.js';
 
+/**
+ * Paths that passed, so that a path a client sends again and again (`/v2/calls/recent`) is checked
+ * once; a string's verdict never changes. Emptied when full: paths with ids do not pile up.
+ */
+const passed = new Set<string>();
+const PASSED_KEPT = 512;
 /** Longest part of a refused path echoed in the error message. */
 const ECHO_LIMIT = 80;
 /** Percent-decodings checked (a proxy and then the server may each decode); more are refused. */
@@ -33,14 +39,19 @@ const NOT_PATH_CHAR = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/u;
  *    `path``` makes of the id `'a/b'`.
  */
 export function apiVersionOf(path: string): ApiVersion {
-  const problem = problemOf(path);
-  if (problem === undefined) return path.startsWith('/v2/') ? 'v2' : 'v1';
-  // A path that is not a string is named by its type, in the problem.
-  throw invalid(
-    `Invalid request path${typeof path === 'string' ? ` ${quote(path, ECHO_LIMIT)}` : ''}`,
-    'path',
-    problem,
-  );
+  if (!passed.has(path)) {
+    const problem = problemOf(path);
+    // A path that is not a string is named by its type, in the problem.
+    if (problem !== undefined)
+      throw invalid(
+        `Invalid request path${typeof path === 'string' ? ` ${quote(path, ECHO_LIMIT)}` : ''}`,
+        'path',
+        problem,
+      );
+    if (passed.size >= PASSED_KEPT) passed.clear();
+    passed.add(path);
+  }
+  return path.startsWith('/v2/') ? 'v2' : 'v1';
 }
 
 function problemOf(path: unknown): string | undefined {

@@ -1,10 +1,29 @@
 import { type ApiVersion, invalid } from '../errors.js';
-import type { QueryValue, RawRequest } from '../types.js';
+import type { HttpMethod, QueryValue, RawRequest } from '../types.js';
 import { clip } from '../zod-issues.js';
-import { operationName } from './method.js';
 import { apiVersionOf } from './request-path.js';
 
-// The route of a shaped request: its API version, its URL with the query, and its headers.
+// The route of a shaped request: its method, API version, URL with the query, and headers.
+
+const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** `'post'` and `'Post'` are POST, so the retry policy recognises them; an unknown method is refused. */
+export function methodOf(method: string): HttpMethod {
+  const upper = typeof method === 'string' ? (method.toUpperCase() as HttpMethod) : undefined;
+  if (upper !== undefined && METHODS.includes(upper)) return upper;
+  throw invalid(
+    `Unsupported method ${String(method).slice(0, 16)}`,
+    'method',
+    `must be one of ${METHODS.join(', ')}`,
+  );
+}
+
+/** Longest path an operation's name shows. */
+const NAMED_PATH = 200;
+
+/** `"GET /v2/calls/recent"`: how messages and errors name an operation (a path past 200 characters is cut). */
+export const operationName = (spec: { method: string; path: string }) =>
+  `${spec.method} ${spec.path.length > NAMED_PATH ? clip(spec.path, NAMED_PATH) : spec.path}`;
 
 /** Where a request goes. */
 export interface Target {

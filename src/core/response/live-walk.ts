@@ -15,8 +15,8 @@ export interface Walk {
   readonly arrived: number;
   /** Calls of the walk not yielded yet: the walk ends when none is left. */
   readonly left: number;
-  /** Ids of the last page yielded, none of which is yielded again. */
-  readonly lastIds: ReadonlySet<string>;
+  /** Ids of the last page yielded, none of which is yielded again (a set made only when a next page comes). */
+  readonly lastIds: readonly string[];
   /** Pages read again in a row because the list moved by more than a page between two requests. */
   readonly rereads: number;
 }
@@ -29,7 +29,7 @@ const MAX_REREADS = 3;
 
 /** A walk after its first page, which starts at `at` (the caller's offset). */
 export function startWalk(total: number, at: number, ids: string[]): Walk {
-  return { total, arrived: 0, left: total - at - ids.length, lastIds: new Set(ids), rereads: 0 };
+  return { total, arrived: 0, left: total - at - ids.length, lastIds: ids, rereads: 0 };
 }
 
 /**
@@ -51,9 +51,10 @@ export function walkOn(
     return { walk: { ...walk, arrived, rereads: walk.rereads + 1 }, reread: Math.max(0, at + skip) };
   }
   const fresh: number[] = [];
+  const yielded = new Set(walk.lastIds);
   for (let index = Math.max(0, skip); index < ids.length; index++) {
-    if (!walk.lastIds.has(ids[index] as string)) fresh.push(index);
+    if (!yielded.has(ids[index] as string)) fresh.push(index);
   }
-  const lastIds = new Set(fresh.map((index) => ids[index] as string));
+  const lastIds = fresh.map((index) => ids[index] as string);
   return { walk: { total: walk.total, arrived, left: walk.left - fresh.length, lastIds, rereads: 0 }, fresh };
 }

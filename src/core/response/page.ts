@@ -1,12 +1,11 @@
 import * as z from 'zod/mini';
-import { sendChecked } from '../checked-send.js';
 import { TelephonyError } from '../errors.js';
 import { paramNames, refuseNamed } from '../request/extra.js';
-import { operationName } from '../request/method.js';
 import { validateParams } from '../request/params.js';
+import { operationName } from '../request/route.js';
 import { nextCall } from '../tracing/traced-call.js';
 import type { HttpMethod, RequestOptions, Transport } from '../types.js';
-import { APIPromise, type WithResponse } from './api-promise.js';
+import { APIPromise, sendChecked, type WithResponse } from './api-promise.js';
 import { unwrapSuccess } from './envelope.js';
 import { parseResponse } from './guard.js';
 import { startWalk, type Walk, walkOn } from './live-walk.js';

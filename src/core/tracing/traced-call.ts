@@ -5,8 +5,7 @@
  * await before it sends, and calls run concurrently.
  */
 import type { TraceSpan as Span } from '../../shared/tracer.js';
-import type { CheckingTransport } from '../checked-send.js';
-import type { APIPromise } from '../response/api-promise.js';
+import type { APIPromise, CheckingTransport } from '../response/api-promise.js';
 import type { RawRequest, RequestOptions, Transport } from '../types.js';
 
 /** One traced SDK call (`calls.create`), as tracing sees it (not `operation.ts`, which runs one): its span, and what its attempts and waits report through. */

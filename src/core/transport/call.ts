@@ -1,9 +1,9 @@
 import ky, { type KyInstance, type Options, TimeoutError } from 'ky';
 import type { Credential } from '../auth/credentials.js';
 import type { Clock } from '../clock.js';
-import { Deprecations } from '../deprecations.js';
 import {
   APIError,
+  APITimeoutError,
   APIUserAbortError,
   type ApiVersion,
   type AttemptRecord,
@@ -15,12 +15,13 @@ import type { ResolvedOptions } from '../options.js';
 import type { Pacing } from '../pacing/pacing.js';
 import { SAFETY_MS } from '../pacing/plans.js';
 import type { CallFacts, Failure } from '../response/call-error.js';
+import { Deprecations } from '../response/deprecation.js';
 import { redactor } from '../response/redact.js';
 import type { TracedCall } from '../tracing/traced-call.js';
 import type { HttpMethod } from '../types.js';
 import { type Deadline, DeadlinePassed } from './deadline.js';
 import { type Middleware, MiddlewareFailure, throughMiddleware } from './middleware.js';
-import { bodyStart, discard, readText } from './read-body.js';
+import { type BodyRead, bodyStart, discard, readText } from './read-body.js';
 import {
   decide,
   failureCodes,
@@ -93,6 +94,12 @@ export class Caller {
   readonly #clock: Clock;
   readonly #events: ClientEmitter;
   readonly #pacing: Pacing;
+  /**
+   * Whether the pacing code has been asked for (a client that paces, shares state or gets its own
+   * tokens: at once; any other: from its first 429). Until then nothing can hold a call back, and no
+   * reservation is asked for.
+   */
+  #paced: boolean;
   /** Every credential the client holds, replaced wherever an error would show it. */
   readonly #secrets: ReadonlyArray<string | undefined>;
   /** The expressions that find them in an answer, compiled once (response/redact.ts). */
@@ -118,7 +125,7 @@ export class Caller {
     customFetch: typeof fetch | undefined,
     clock: Clock,
     events: ClientEmitter,
-    pacing: Pacing,
+    { pacing, paced }: { pacing: Pacing; paced: boolean },
     secrets: ReadonlyArray<string | undefined>,
     see: Pick<ResolvedOptions, 'logger' | 'logLevel' | 'middleware'>,
   ) {
@@ -143,6 +150,7 @@ export class Caller {
     this.#clock = clock;
     this.#events = events;
     this.#pacing = pacing;
+    this.#paced = paced;
     this.#secrets = secrets;
   }
 
@@ -215,21 +223,30 @@ export class Caller {
       if (waitedMs > 0) record.waitedMs = waitedMs;
       attempts.push(record);
       waitedMs = 0;
-      const startedAt = Date.now();
+      // The attempt's time-out, cut to what is left of the call's deadline: the headers and the body
+      // are read within it.
+      const read: BodyRead = {
+        operation: plan.operation,
+        signal,
+        startedAt: Date.now(),
+        timeout: deadline === undefined ? limits.timeout : deadline.attemptTimeout(limits.timeout),
+        maxResponseBytes: limits.maxResponseBytes,
+      };
+      const { startedAt } = read;
       const span = traced?.startAttempt(method, url, attempt, headers);
-      this.#events.emit('request', { method, url, attempt, requestId });
+      if (this.#events.heard.has('request'))
+        this.#events.emit('request', { method, url, attempt, requestId });
       let response: Response;
       try {
-        response = await this.#attempt(plan, headers, attempt);
+        response = await this.#attempt(plan, headers, attempt, read.timeout);
       } catch (error) {
         record.ms = Date.now() - startedAt;
         // An attempt cut short by the call's deadline is the call's time-out, not the attempt's.
-        const failure =
-          deadline !== undefined && deadline.left() === 0 && error instanceof TimeoutError
-            ? passed(deadline, true)
-            : failureOf(error, signal, true);
+        const failure = cutByDeadline(deadline, error, TimeoutError)
+          ? passed(deadline, true)
+          : failureOf(error, signal, true);
         record.error =
-          failure.kind === 'timeout'
+          failure.kind === 'timeout' || failure.kind === 'deadline'
             ? 'APITimeoutError'
             : failure.kind === 'abort'
               ? 'APIUserAbortError'
@@ -255,12 +272,16 @@ export class Caller {
       record.ms = Date.now() - startedAt;
       record.status = status;
       if (span !== undefined) traced?.endAttempt(span, status);
-      this.#events.emit('response', { method, url, attempt, requestId, status, durationMs: record.ms });
-      const deprecated = this.#deprecations.answered(method, plan.url, response.headers, requestId);
-      if (deprecated !== undefined) this.#events.emit('warning', deprecated);
+      if (this.#events.heard.has('response'))
+        this.#events.emit('response', { method, url, attempt, requestId, status, durationMs: record.ms });
+      // The notice is read only from an answer that carries one of its headers (few do).
+      if (response.headers.has('deprecation') || response.headers.has('sunset')) {
+        const deprecated = this.#deprecations.answered(method, plan.url, response.headers, requestId);
+        if (deprecated !== undefined) this.#events.emit('warning', deprecated);
+      }
       if (response.ok) {
         debug(attempt, record, { retry: false });
-        return { response, body: await this.#read(plan, response, startedAt, fail), gone: false };
+        return { response, body: await this.#read(plan, response, read, fail), gone: false };
       }
       // Read once per answer: the pause, the wait and the error's `retryAfter` all come from it.
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
@@ -272,8 +293,11 @@ export class Caller {
         // A shared token is dropped from the shared state first (a promise), so the repeat cannot read it back.
         if (bearer !== undefined && (await plan.credential?.invalidate(bearer))) {
           discard(response);
+          // This attempt used the slot of a 429 before it (if any): the repeat books its own.
+          after429 = false;
           debug(attempt, record, { retry: true, waitMs: 0, reason: 'status 401' });
-          this.#events.emit('retry', { method, url, attempt, requestId, delayMs: 0, reason: 'status 401' });
+          if (this.#events.heard.has('retry'))
+            this.#events.emit('retry', { method, url, attempt, requestId, delayMs: 0, reason: 'status 401' });
           continue;
         }
         decision = decide(outcome, state, policy);
@@ -294,7 +318,7 @@ export class Caller {
         discard(response);
         return { response, body: undefined, gone: true };
       }
-      const error = await fail(await this.#errorAnswer(plan, response, startedAt, retryAfterMs, fail));
+      const error = await fail(await this.#errorAnswer(response, read, retryAfterMs, fail));
       if (error instanceof APIError) record.code = error.code;
       throw error;
     }
@@ -312,17 +336,19 @@ export class Caller {
   async #read(
     plan: CallPlan,
     response: Response,
-    startedAt: number,
+    read: BodyRead,
     fail: (failure: Failure) => Promise<TelephonyError>,
   ): Promise<unknown> {
     if (plan.parse === undefined) return undefined;
     try {
-      return plan.parse(await readText(readOf(plan, startedAt), response), response.status);
+      return plan.parse(await readText(read, response), response.status);
     } catch (error) {
       throw await fail(
         error instanceof APIUserAbortError
           ? { kind: 'abort', error, inFlight: true }
-          : { kind: 'unreadable', error: error as TelephonyError },
+          : cutByDeadline(plan.deadline, error, APITimeoutError)
+            ? passed(plan.deadline, true)
+            : { kind: 'unreadable', error: error as TelephonyError },
       );
     }
   }
@@ -331,14 +357,14 @@ export class Caller {
    * One ky request: no retry, no `HTTPError` (an answer of any status resolves), ky's per-attempt
    * timeout (cut to what is left of the call's deadline), and the middleware around its fetch.
    */
-  #attempt(plan: CallPlan, headers: Record<string, string>, attempt: number): Promise<Response> {
-    const { deadline, limits } = plan;
+  #attempt(
+    plan: CallPlan,
+    headers: Record<string, string>,
+    attempt: number,
+    timeout: number,
+  ): Promise<Response> {
     // Only what differs from ky's defaults: each option given costs ky a merge.
-    const options: Options = {
-      method: plan.method,
-      timeout: deadline === undefined ? limits.timeout : deadline.attemptTimeout(limits.timeout),
-      headers,
-    };
+    const options: Options = { method: plan.method, timeout, headers };
     if (plan.body !== undefined) options.body = plan.body;
     if (plan.signal !== undefined) options.signal = plan.signal;
     const chain = this.#middleware;
@@ -377,7 +403,7 @@ export class Caller {
    * `after429`: the attempt repeats one the service refused, so it sends in that attempt's slot.
    */
   async #pace(plan: CallPlan, after429: boolean): Promise<number | Failure> {
-    if (plan.version === undefined) return 0;
+    if (plan.version === undefined || !this.#paced) return 0;
     // The safety second is the client's own, not the service's: it does not count against the cap.
     const { maxRetryAfterMs, timeout } = plan.limits;
     const { deadline } = plan;
@@ -391,7 +417,7 @@ export class Caller {
     if (waitMs > capMs && reason !== undefined) return { kind: 'held_back', waitMs, reason, maxRetryAfterMs };
     if (waitMs <= 0 || reason === undefined) return 0;
     if (deadline !== undefined && !deadline.fits(waitMs)) return passed(deadline, false);
-    this.#events.emit('throttle', { waitMs, reason });
+    if (this.#events.heard.has('throttle')) this.#events.emit('throttle', { waitMs, reason });
     plan.traced?.waited(reason, waitMs);
     await sleep(this.#clock, waitMs, plan.signal);
     return waitMs;
@@ -406,7 +432,8 @@ export class Caller {
     fail: (failure: Failure) => Promise<TelephonyError>,
   ): Promise<number> {
     const { method, shownUrl: url, requestId } = plan;
-    this.#events.emit('retry', { method, url, attempt, requestId, delayMs, reason });
+    if (this.#events.heard.has('retry'))
+      this.#events.emit('retry', { method, url, attempt, requestId, delayMs, reason });
     if (delayMs === 0) return 0;
     plan.traced?.waited('retry', delayMs);
     try {
@@ -424,13 +451,18 @@ export class Caller {
    */
   #paused(plan: CallPlan, response: Response, retryAfterMs: number | undefined): void {
     if (plan.version === undefined) return;
-    if (retryAfterMs !== undefined && retryAfterMs > 0) void this.#pacing.pause(plan.version, retryAfterMs);
+    if (retryAfterMs !== undefined && retryAfterMs > 0) {
+      this.#paced = true;
+      void this.#pacing.pause(plan.version, retryAfterMs);
+    }
     if (this.#planChecks-- > 0) {
       // Its first chunk only: a 429's body may be huge or endless, and the copy must not read it all.
       bodyStart(response.clone(), 2_000).then(
         (text) => {
           const found = /(\d+) requests per minute/i.exec(text);
-          if (found) this.#pacing.planSeen(Number(found[1]));
+          if (!found) return;
+          this.#paced = true;
+          this.#pacing.planSeen(Number(found[1]));
         },
         () => {},
       );
@@ -439,16 +471,15 @@ export class Caller {
 
   /** The last answer as a failure: its body read up to `maxResponseBytes` (past that, its first bytes). */
   async #errorAnswer(
-    plan: CallPlan,
     response: Response,
-    startedAt: number,
+    read: BodyRead,
     retryAfterMs: number | undefined,
     fail: (failure: Failure) => Promise<TelephonyError>,
   ): Promise<Failure> {
     let cutAt: number | undefined;
     // An error body that cannot be read leaves the error its status; only the caller's abort wins.
-    const text = await readText(readOf(plan, startedAt), response, () => {
-      cutAt = plan.limits.maxResponseBytes;
+    const text = await readText(read, response, () => {
+      cutAt = read.maxResponseBytes;
     }).catch(async (error: unknown) => {
       if (error instanceof APIUserAbortError) throw await fail({ kind: 'abort', error, inFlight: true });
       return '';
@@ -475,13 +506,12 @@ export class Caller {
   }
 }
 
-const readOf = (plan: CallPlan, startedAt: number) => ({
-  operation: plan.operation,
-  signal: plan.signal,
-  startedAt,
-  timeout: plan.limits.timeout,
-  maxResponseBytes: plan.limits.maxResponseBytes,
-});
+/** Whether `error`, a time-out of the attempt, came because the call's deadline left no more time. */
+const cutByDeadline = (
+  deadline: Deadline | undefined,
+  error: unknown,
+  timeoutClass: typeof TimeoutError | typeof APITimeoutError,
+): deadline is Deadline => deadline !== undefined && deadline.left() === 0 && error instanceof timeoutClass;
 
 /**
  * The one error mapping (response/call-error.ts), loaded by `import()` on a call's first failure: the

@@ -5,15 +5,14 @@ import {
   StaticCredential,
 } from '../auth/credentials.js';
 import type { Clock } from '../clock.js';
-import { Deprecations } from '../deprecations.js';
 import { invalid } from '../errors.js';
 import type { ClientEmitter } from '../events.js';
 import { type ResolvedOptions, validateHeaders, validateRequestOptions } from '../options.js';
 import { Pacing } from '../pacing/pacing.js';
 import { withExtraBody, withExtraQuery } from '../request/extra.js';
-import { methodOf, operationName } from '../request/method.js';
-import { joinUrl, mergeHeaders, resolveTarget } from '../request/route.js';
+import { joinUrl, mergeHeaders, methodOf, operationName, resolveTarget } from '../request/route.js';
 import { APIPromise, type WithResponse } from '../response/api-promise.js';
+import { Deprecations } from '../response/deprecation.js';
 import { parseJson, parseLenient } from '../response/envelope.js';
 import type { TracedCall, TracingTransport } from '../tracing/traced-call.js';
 import type { RawRequest, RequestOptions } from '../types.js';
@@ -49,16 +48,15 @@ export class HttpTransport implements TracingTransport {
 
   constructor(options: ResolvedOptions, events: ClientEmitter) {
     const { accessToken, apiKey, clientId, clientSecret, scope, clock } = options;
-    const pacing = new Pacing(
-      [options, events],
-      options.budget !== undefined || options.sharedState !== undefined || clientSecret !== undefined,
-    );
+    const paced =
+      options.budget !== undefined || options.sharedState !== undefined || clientSecret !== undefined;
+    const pacing = new Pacing([options, events], paced);
     const staticToken = typeof accessToken === 'string' ? accessToken : undefined;
     this.#caller = new Caller(
       options.fetch,
       clock,
       events,
-      pacing,
+      { pacing, paced },
       [clientSecret, apiKey, staticToken],
       options,
     );
@@ -139,27 +137,34 @@ export class HttpTransport implements TracingTransport {
   ): CallPlan {
     if (typeof request !== 'object' || request === null)
       throw invalid('Invalid request', 'request', 'must be an object with method and path');
-    validateRequestOptions(options);
-    validateHeaders(request.headers);
+    // Each check and merge runs only for what the call gave: most calls give neither options nor extras.
+    if (options !== undefined) validateRequestOptions(options);
+    if (request.headers !== undefined) validateHeaders(request.headers);
     const method = methodOf(request.method);
-    const named = operationName({ method, path: String(request.path) });
-    // Merged after the typed params were checked (operation.ts): they are the caller's own words.
-    const query = withExtraQuery(request.query, options?.extraQuery, named);
-    const target = query === request.query ? request : { ...request, query };
+    let target = request;
+    if (options?.extraQuery !== undefined) {
+      const named = operationName({ method, path: String(request.path) });
+      // Merged after the typed params were checked (operation.ts): they are the caller's own words.
+      target = { ...request, query: withExtraQuery(request.query, options.extraQuery, named) };
+    }
     const { version, url, shown } = resolveTarget(target, allowAbsolute, this.#baseUrl, this.#baseUrlV1);
     const operation = operationName({ method, path: shown ?? request.path });
     const credential = version === 'v2' ? this.#v2 : this.#v1;
     if (credential === undefined) {
       const option = version === 'v2' ? 'clientId and clientSecret, or accessToken' : 'apiKey';
+      // Named as shown: a pre-signed URL's query string is its signature.
       throw invalid(
-        operationName(request),
+        operation,
         version === 'v2' ? 'accessToken' : 'apiKey',
         `set ${option} for ${version} calls`,
       );
     }
     const headers = mergeHeaders(this.#defaultHeaders, request.headers, options?.headers);
     let body: string | undefined;
-    const value = withExtraBody(request.body, options?.extraBody, operation);
+    const value =
+      options?.extraBody === undefined
+        ? request.body
+        : withExtraBody(request.body, options.extraBody, operation);
     if (value !== undefined) {
       body = jsonBody(value, operation);
       headers['content-type'] = 'application/json';

@@ -51,6 +51,34 @@ describe('the per-attempt deadline covers the body', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it("a body that stalls is cut at the call's totalTimeout when that comes before the attempt's timeout", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const { answered } = stallingBody();
+    // The client's clock is the faked wall clock: the deadline and the timers move together.
+    const clock = { now: () => Date.now(), sleep: () => Promise.resolve() };
+    const call = testClient({ clock, accessToken: 'tok' }).request(
+      { method: 'GET', path: '/v2/x' },
+      { timeout: 60_000, totalTimeout: 500 },
+    );
+    let error: unknown;
+    const settled = call.then(
+      () => 'resolved',
+      (e: unknown) => {
+        error = e;
+        return 'rejected';
+      },
+    );
+    await answered;
+    await vi.advanceTimersByTimeAsync(500);
+    expect(await Promise.race([settled, Promise.resolve('pending')])).toBe('rejected');
+    expect(error).toBeInstanceOf(APITimeoutError);
+    expect(error).toMatchObject({
+      message: 'GET /v2/x passed its totalTimeout of 500 ms',
+      outcome: 'unknown',
+      attempts: [{ status: 200 }],
+    });
+  });
+
   it("the caller's abort during the body read is APIUserAbortError with the signal's reason", async () => {
     stallingBody();
     const controller = new AbortController();

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Deprecations } from '../../../src/core/deprecations.js';
-import { deprecationOf, parseDeprecation, parseSunset } from '../../../src/core/response/deprecation.js';
+import {
+  Deprecations,
+  deprecationOf,
+  parseDeprecation,
+  parseSunset,
+} from '../../../src/core/response/deprecation.js';
 import { parseImfFixdate } from '../../../src/core/response/http-date.js';
 
 const JUNE_2023 = Date.UTC(2023, 5, 30, 23, 59, 59);

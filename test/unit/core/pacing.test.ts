@@ -84,6 +84,29 @@ describe('rateLimit paces requests', () => {
     expect(clock.waits).toEqual([WINDOW]);
   });
 
+  it("a 401 repeat after a 429's retry books a slot of its own: the retry used the refused one", async () => {
+    const clock = fakeClock();
+    const start = clock.now();
+    const sent: number[] = [];
+    server.use(
+      http.get(`${BASE}/v2/x`, () => {
+        sent.push(clock.now() - start);
+        if (sent.length === 1) return HttpResponse.json({}, { status: 429, headers: { 'Retry-After': '1' } });
+        if (sent.length === 2) return HttpResponse.json({}, { status: 401 });
+        return HttpResponse.json({});
+      }),
+    );
+    const client = testClient({
+      clock,
+      accessToken: async () => 'tok',
+      rateLimit: { requestsPerMinute: 1 },
+      maxRetryAfter: 3600,
+    });
+    await client.request({ method: 'GET', path: '/v2/x' });
+    // The first attempt took the minute's one slot; the 429's retry sent in it; the repeat waits for the next.
+    expect(sent).toEqual([0, 1_000, WINDOW]);
+  });
+
   it("the call's signal aborts the wait for budget", async () => {
     const clock = fakeClock();
     service(clock);

@@ -6,10 +6,11 @@ import {
   type RequestEvent,
   type ResponseEvent,
   type RetryEvent,
+  TelephonyClient,
   ValidationError,
 } from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
-import { BASE, rejection, testClient } from '../../helpers/client.js';
+import { BASE, BASE_V1, rejection, testClient } from '../../helpers/client.js';
 import { server } from '../../helpers/server.js';
 
 describe('a token the client held before a refresh', () => {
@@ -69,6 +70,15 @@ describe('a pre-signed recording URL', () => {
     expect(events).toHaveLength(5);
     for (const event of events) expect(event.url).toBe(`${BASE}/v2/calls/c1/recording`);
     const everything = JSON.stringify(events) + inspect(error, { depth: 10, showHidden: true });
+    for (const part of ['SIG_0123456789', 'CRED_42']) expect(everything).not.toContain(part);
+  });
+
+  it('a client without a v2 credential refuses it without echoing its query string', async () => {
+    const client = new TelephonyClient({ baseUrl: BASE, baseUrlV1: BASE_V1, apiKey: 'key' });
+    const error = await rejection(client.calls.downloadRecording(signed));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.message).toContain(`GET ${BASE}/v2/calls/c1/recording`);
+    const everything = inspect(error, { depth: 10, showHidden: true });
     for (const part of ['SIG_0123456789', 'CRED_42']) expect(everything).not.toContain(part);
   });
 

@@ -1,6 +1,6 @@
-import { HttpResponse, http } from 'msw';
+import { delay, HttpResponse, http } from 'msw';
 import { APITimeoutError, type TelephonyError, ValidationError } from 'telephony-sdk';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BASE, testClient } from '../../helpers/client.js';
 import { fakeClock } from '../../helpers/clock.js';
 import { server } from '../../helpers/server.js';
@@ -12,6 +12,38 @@ const failure = (promise: Promise<unknown>) =>
   );
 
 describe('totalTimeout', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("an attempt it cuts short is recorded as a time-out, as the call's error is", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    let answering = () => {};
+    const reached = new Promise<void>((resolve) => {
+      answering = resolve;
+    });
+    server.use(
+      http.get(`${BASE}/v2/x`, async () => {
+        answering();
+        await delay('infinite');
+        return HttpResponse.json({});
+      }),
+    );
+    const clock = { now: () => Date.now(), sleep: () => Promise.resolve() };
+    const pending = failure(
+      testClient({ clock, accessToken: 'tok' }).request(
+        { method: 'GET', path: '/v2/x' },
+        { timeout: 60_000, totalTimeout: 500 },
+      ),
+    );
+    await reached;
+    await vi.advanceTimersByTimeAsync(500);
+    const error = await pending;
+    expect(error).toBeInstanceOf(APITimeoutError);
+    expect(error?.message).toBe('GET /v2/x passed its totalTimeout of 500 ms');
+    expect(error?.attempts).toEqual([{ ms: expect.any(Number), error: 'APITimeoutError' }]);
+  });
+
   it('a Retry-After that would pass it rejects at once, without the wait', async () => {
     let hits = 0;
     server.use(
