@@ -50,12 +50,20 @@ function readBody(
   done: (body: Uint8Array | typeof TOO_LARGE) => void,
   failed: (error: unknown) => void,
 ): void {
-  if (req.body instanceof Uint8Array) return done(req.body);
+  if (req.body instanceof Uint8Array) {
+    done(req.body);
+    return;
+  }
   // Express 4's body parsers leave `{}` on a request whose type they skip, without reading the stream.
   const parsed = req.body !== undefined && !(isPlainObject(req.body) && Object.keys(req.body).length === 0);
-  if (parsed || req.readableEnded)
-    return failed(new TelephonyError(alreadyRead(bodyAlreadyReadMessage(req, res))));
-  if (Number(req.headers['content-length']) > limit) return done(TOO_LARGE);
+  if (parsed || req.readableEnded) {
+    failed(new TelephonyError(alreadyRead(bodyAlreadyReadMessage(req, res))));
+    return;
+  }
+  if (Number(req.headers['content-length']) > limit) {
+    done(TOO_LARGE);
+    return;
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   let settled = false;
@@ -71,7 +79,9 @@ function readBody(
     if (size > limit) settle(() => done(TOO_LARGE));
     else chunks.push(chunk);
   });
-  req.on('end', () => settle(() => done(chunks.length === 1 ? (chunks[0] as Uint8Array) : concatBytes(chunks))));
+  req.on('end', () =>
+    settle(() => done(chunks.length === 1 ? (chunks[0] as Uint8Array) : concatBytes(chunks))),
+  );
   req.on('error', (error) => settle(() => failed(error)));
 }
 

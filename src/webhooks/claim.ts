@@ -64,12 +64,9 @@ export class Claim {
     const store = this.#store;
     Promise.resolve()
       .then(() => bounded(store.claim?.(this.#id, this.#lease, this.token), this.#timers.store))
-      .then(
-        (holds) => {
-          this.#held = !!holds;
-        },
-        noop,
-      );
+      .then((holds) => {
+        this.#held = !!holds;
+      }, noop);
   };
 }
 

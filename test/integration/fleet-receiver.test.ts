@@ -119,6 +119,7 @@ describe.each([redisClients[0]!, redisClients[2]!])(
     let server: RedisServer;
     beforeEach(async () => {
       server = await startRedis();
+      renewals.clear();
     });
     afterEach(async () => {
       await closeRedisClients();
@@ -132,8 +133,6 @@ describe.each([redisClients[0]!, redisClients[2]!])(
       new Promise<void>((resolve) => {
         renewed = resolve;
       });
-    beforeEach(() => renewals.clear());
-
     /**
      * Two receivers on one redis-server, each with its own connection, running `handler`. Their stores
      * count the claims' renewals (`claim` is called for nothing else once `begin` took the claim).
