@@ -196,6 +196,13 @@ export async function receiverRows(): Promise<RowResult[]> {
         notes: [
           `${ROUNDS} interleaved rounds of ${SECONDS} s per contender, medians; each server and the load generator in processes of their own`,
           'per core: deliveries answered 200 over the server process’s user + system CPU time; the handlers are a synchronous counter',
+          `rounds (deliveries/s per core): ${CONTENDERS.map(
+            ({ name }) =>
+              `${name} ${rates
+                .get(name)!
+                .map((rate) => fmt(rate))
+                .join(' / ')}`,
+          ).join('; ')}`,
         ],
       },
     ];

@@ -1,5 +1,5 @@
 import type { BeginAnswer, DedupStoreWithBegin } from '../webhooks/dedup.js';
-import { type RedisConnection, sendOver } from './connection.js';
+import { type NodeRedisClient, type RedisConnection, type Send, sendOver } from './connection.js';
 import { checkPrefix, DEFAULT_PREFIX } from './keys.js';
 import { LOCK, UNCLAIM, UNLOCK } from './scripts.js';
 import type { RedisStoreOptions } from './state.js';
@@ -28,7 +28,7 @@ export function redisDedupStore(
   client: RedisConnection,
   options: RedisStoreOptions = {},
 ): DedupStoreWithBegin {
-  const send = sendOver(client);
+  const send = untimedWhileReady(client) ?? sendOver(client);
   const prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
   const key = (id: string) => `${prefix}webhook:${id}:event`;
   // PX takes whole milliseconds, at least 1; EX whole seconds, at least 1.
@@ -52,4 +52,28 @@ export function redisDedupStore(
       await (token === undefined ? UNCLAIM.run(send, [key(id)], []) : UNLOCK.run(send, [key(id)], [token]));
     },
   };
+}
+
+/** node-redis's per-command options without its own command timeout. */
+const UNTIMED = { timeout: 0 };
+
+/**
+ * node-redis (a single client) arms a timer on every command (`AbortSignal.timeout`, 5 s by default,
+ * which fires even after the answer came): it costs a command about as much client CPU as the rest
+ * of it, and the receiver bounds every store call at 2 s itself. While the client is ready, the
+ * store's commands go without it: they are written on the next turn of the event loop, so the
+ * driver's queue of unwritten commands, which that timer keeps short during a reconnect, is not
+ * where they wait. While it is not ready they go as the client is configured (queued and dropped
+ * by its timeout, or refused). A cluster client, ioredis, or a client without `isReady`: unchanged.
+ */
+function untimedWhileReady(client: RedisConnection): Send | undefined {
+  const node = client as Partial<NodeRedisClient> & {
+    call?: unknown;
+    masters?: unknown;
+    isReady?: unknown;
+    sendCommand(args: string[], options?: typeof UNTIMED): Promise<unknown>;
+  };
+  if (node.call !== undefined || 'masters' in node || typeof node.isReady !== 'boolean') return undefined;
+  if (typeof node.sendCommand !== 'function') return undefined;
+  return (args) => (node.isReady ? node.sendCommand(args, UNTIMED) : node.sendCommand(args));
 }

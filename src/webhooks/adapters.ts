@@ -3,6 +3,7 @@ import { TelephonyError } from '../shared/telephony-error.js';
 import { type Answer, answerBody } from './answer.js';
 import { bodyAlreadyReadMessage } from './body-read-hint.js';
 import type { WebhookReceiver } from './receiver.js';
+import { isThenable } from './timers.js';
 
 /** The parts of node's IncomingMessage the adapter uses (no @types/node in the public types). */
 export interface NodeRequest {
@@ -36,40 +37,68 @@ const TOO_LARGE = Symbol('too large');
 /** Reports a body already read (the receiver's `body_already_read`) and answers the message for the sender. */
 export type BodyAlreadyRead = (message: string) => string;
 
+/**
+ * Reads the exact bytes, then calls `done` with them (or TOO_LARGE) or `failed` with why not, once.
+ * Callbacks rather than a promise: the answer to a synchronous delivery is written in the tick the
+ * body ended. A body in one chunk (nearly every webhook) is used as it is, not copied.
+ */
 function readBody(
   req: NodeRequest,
   res: NodeResponse,
   limit: number,
   alreadyRead: BodyAlreadyRead,
-): Promise<Uint8Array | typeof TOO_LARGE> {
-  if (req.body instanceof Uint8Array) return Promise.resolve(req.body);
+  done: (body: Uint8Array | typeof TOO_LARGE) => void,
+  failed: (error: unknown) => void,
+): void {
+  if (req.body instanceof Uint8Array) {
+    done(req.body);
+    return;
+  }
   // Express 4's body parsers leave `{}` on a request whose type they skip, without reading the stream.
   const parsed = req.body !== undefined && !(isPlainObject(req.body) && Object.keys(req.body).length === 0);
-  if (parsed || req.readableEnded)
-    return Promise.reject(new TelephonyError(alreadyRead(bodyAlreadyReadMessage(req, res))));
-  if (Number(req.headers['content-length']) > limit) return Promise.resolve(TOO_LARGE);
-  return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    // Settled at the first byte past the limit: the 413 goes out at once and closes the connection, so
-    // an endless body is neither kept nor read to its end.
-    req.on('data', (chunk) => {
-      size += chunk.byteLength;
-      if (size > limit) resolve(TOO_LARGE);
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(concatBytes(chunks)));
-    req.on('error', reject);
+  if (parsed || req.readableEnded) {
+    failed(new TelephonyError(alreadyRead(bodyAlreadyReadMessage(req, res))));
+    return;
+  }
+  if (Number(req.headers['content-length']) > limit) {
+    done(TOO_LARGE);
+    return;
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let settled = false;
+  const settle = (then: () => void) => {
+    if (settled) return;
+    settled = true;
+    then();
+  };
+  // Settled at the first byte past the limit: the 413 goes out at once and closes the connection, so
+  // an endless body is neither kept nor read to its end.
+  req.on('data', (chunk) => {
+    size += chunk.byteLength;
+    if (size > limit) settle(() => done(TOO_LARGE));
+    else chunks.push(chunk);
   });
+  req.on('end', () =>
+    settle(() => done(chunks.length === 1 ? (chunks[0] as Uint8Array) : concatBytes(chunks))),
+  );
+  req.on('error', (error) => settle(() => failed(error)));
 }
 
 function isPlainObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
-/** node:http / Express adapter over {@link WebhookReceiver.handle}. */
+/** The receiver's answer to one delivery: synchronous when every step was; throws (or rejects) on misuse. */
+export type AnswerDelivery = (delivery: {
+  body: Uint8Array;
+  headers: NodeRequest['headers'];
+}) => Answer | Promise<Answer>;
+
+/** node:http / Express adapter over the receiver's {@link WebhookReceiver.handle}. */
 export function nodeHandler(
-  receiver: WebhookReceiver,
+  answer: AnswerDelivery,
+  maxBodyBytes: number,
   req: NodeRequest,
   res: NodeResponse,
   alreadyRead: BodyAlreadyRead,
@@ -78,27 +107,38 @@ export function nodeHandler(
     writeAnswer(res, { status: 405, reason: 'method_not_allowed' }, { allow: 'POST' });
     return;
   }
-  readBody(req, res, receiver.maxBodyBytes, alreadyRead)
-    .then((body): Answer | Promise<Answer> =>
-      body === TOO_LARGE
-        ? { status: 413, reason: 'payload_too_large' }
-        : receiver.handle({ body, headers: req.headers }),
-    )
-    .then(
-      // Keeping the connection after a 413 would make node read the rest of the body to reach the next request.
-      (answer) => writeAnswer(res, answer, answer.status === 413 ? { connection: 'close' } : undefined),
-      (error: unknown) => {
-        // A setup bug on the receiving side: answer 500 so the service retries once it is fixed. Only the
-        // SDK's own misuse messages are repeated to the sender; anything else (a broken stream) is not.
-        if (error instanceof TelephonyError) {
-          res.writeHead(500, { 'content-type': 'text/plain' });
-          res.end(error.message);
-        } else {
-          res.writeHead(500);
-          res.end();
-        }
-      },
-    );
+  // A setup bug on the receiving side: answer 500 so the service retries once it is fixed. Only the
+  // SDK's own misuse messages are repeated to the sender; anything else (a broken stream) is not.
+  const failed = (error: unknown) => {
+    if (error instanceof TelephonyError) {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(error.message);
+    } else {
+      res.writeHead(500);
+      res.end();
+    }
+  };
+  // Keeping the connection after a 413 would make node read the rest of the body to reach the next request.
+  const write = (given: Answer) =>
+    writeAnswer(res, given, given.status === 413 ? { connection: 'close' } : undefined);
+  readBody(
+    req,
+    res,
+    maxBodyBytes,
+    alreadyRead,
+    (body) => {
+      if (body === TOO_LARGE) return write({ status: 413, reason: 'payload_too_large' });
+      let given: Answer | Promise<Answer>;
+      try {
+        given = answer({ body, headers: req.headers });
+      } catch (error) {
+        return failed(error);
+      }
+      if (isThenable(given)) given.then(write, failed);
+      else write(given);
+    },
+    failed,
+  );
 }
 
 const JSON_TYPE = { 'content-type': 'application/json' };

@@ -1,16 +1,6 @@
-import type { Deadlines } from '../shared/deadlines.js';
-import type { DedupStore, DedupStoreWithBegin } from './dedup.js';
-import { bounded } from './timers.js';
-
-/** One delivery's claim on an event id (API.md, Webhooks): taken, renewed and released by it alone. */
-export interface Claim {
-  /** This delivery's only: another delivery cannot renew, release or end its claim. */
-  token: string;
-  /** Stops the renewals, once the handlers have settled. */
-  end(): void;
-  /** Drops the claim after a failure, so the re-delivery runs; a failed release leaves it to its lease. */
-  release(): Promise<void>;
-}
+import type { Deadlines, Watched } from '../shared/deadlines.js';
+import type { BeginAnswer, DedupStore, DedupStoreWithBegin } from './dedup.js';
+import { andThen, bounded, isThenable } from './timers.js';
 
 /** The time-outs a claim runs on: the store's 2 s, and a third of the lease between renewals. */
 export interface ClaimTimers {
@@ -19,58 +9,100 @@ export interface ClaimTimers {
 }
 
 /**
+ * One delivery's claim on an event id (API.md, Webhooks): taken, renewed and released by it alone.
+ *
+ * The lease is `lease` whole seconds. Once the handlers go asynchronous (`hold()`), the claim is
+ * renewed every third of it until `end()`: the handlers may run past handlerTimeout's answer, and the
+ * claim lasts as long as they do; two renewals may fail before it lapses. Handlers that settle
+ * synchronously, or within a third of the lease (nearly all), cost no renewal and no timer entry. Once
+ * a renewal says the claim is not this delivery's (a store without tokens always does), `release()`
+ * does nothing: it could free another delivery's claim. A store without `claim` gives a claim that
+ * holds nothing.
+ */
+export class Claim {
+  /** This delivery's only: another delivery cannot renew, release or end its claim. */
+  readonly token: string;
+  readonly #store: DedupStore;
+  readonly #id: string;
+  readonly #lease: number;
+  readonly #timers: ClaimTimers;
+  #held = true;
+  #watched: Watched | undefined;
+
+  constructor(store: DedupStore, id: string, lease: number, token: string, timers: ClaimTimers) {
+    this.#store = store;
+    this.#id = id;
+    this.#lease = lease;
+    this.token = token;
+    this.#timers = timers;
+  }
+
+  /** Starts the renewals: the handlers are running asynchronously. */
+  hold(): void {
+    if (this.#store.claim) this.#watched = this.#timers.renewal.watch(this.#renew);
+  }
+
+  /** Stops the renewals, once the handlers have settled. */
+  end(): void {
+    if (this.#watched) this.#timers.renewal.finish(this.#watched);
+  }
+
+  /**
+   * Drops the claim after a failure, so the re-delivery runs; a failed release leaves it to its lease.
+   * Synchronous for a synchronous store.
+   */
+  release(): void | Promise<void> {
+    if (!this.#held) return;
+    try {
+      const released = bounded(this.#store.release?.(this.#id, this.token), this.#timers.store);
+      if (isThenable(released)) return Promise.resolve(released).then(noop, noop);
+    } catch {}
+  }
+
+  readonly #renew = (): void => {
+    this.#watched = this.#timers.renewal.watch(this.#renew);
+    const store = this.#store;
+    Promise.resolve()
+      .then(() => bounded(store.claim?.(this.#id, this.#lease, this.token), this.#timers.store))
+      .then((holds) => {
+        this.#held = !!holds;
+      }, noop);
+  };
+}
+
+const noop = () => {};
+
+/**
  * Takes the claim on `id` for one delivery (`token`): the claim, or `'done'` when the id is remembered
  * (a duplicate), or `'held'` when another delivery holds it. A store with `begin` answers that in one
- * call; otherwise `has`, then `claim`, then `has` again when the claim is refused (the id may have
- * been finished since). A store without `claim` gives a claim that holds nothing.
- *
- * The lease is `lease` whole seconds, and the claim is renewed every third of it until `end()`:
- * the handlers may run past handlerTimeout's answer, and the claim lasts as long as they do; two
- * renewals may fail before it lapses. A handler that ends within a third of the lease (nearly all)
- * costs no renewal. Once a renewal says the claim is not this delivery's (a store without tokens
- * always does), `release()` does nothing: it could free another delivery's claim.
+ * call (synchronously, for a synchronous store); otherwise `has`, then `claim`, then `has` again when
+ * the claim is refused (the id may have been finished since). Throws (or rejects) what the store does.
  */
-export async function claimEvent(
+export function claimEvent(
   store: DedupStore,
   id: string,
   lease: number,
   token: string,
   timers: ClaimTimers,
-): Promise<Claim | 'done' | 'held'> {
-  const claim = () => bounded(store.claim?.(id, lease, token), timers.store);
+): Claim | 'done' | 'held' | Promise<Claim | 'done' | 'held'> {
   const begin = (store as Partial<DedupStoreWithBegin>).begin;
-  if (begin) {
-    const answer = await bounded(begin.call(store, id, lease, token), timers.store);
-    if (answer !== 'claimed') return answer;
-  } else {
-    if (await bounded(store.has(id), timers.store)) return 'done';
-    if (store.claim && !(await claim()))
-      return (await bounded(store.has(id), timers.store)) ? 'done' : 'held';
-  }
-  let held = true;
-  let watched: ReturnType<Deadlines['watch']> | undefined;
-  const renew = () => {
-    watched = timers.renewal.watch(renew);
-    Promise.resolve()
-      .then(claim)
-      .then(
-        (holds) => {
-          held = !!holds;
-        },
-        () => {},
-      );
-  };
-  if (store.claim) watched = timers.renewal.watch(renew);
-  return {
-    token,
-    end: () => {
-      if (watched) timers.renewal.finish(watched);
-    },
-    release: async () => {
-      if (held)
-        try {
-          await bounded(store.release?.(id, token), timers.store);
-        } catch {}
-    },
-  };
+  const answer = begin
+    ? bounded(begin.call(store, id, lease, token), timers.store)
+    : beginInSteps(store, id, lease, token, timers);
+  return andThen(answer, (claimed) =>
+    claimed === 'claimed' ? new Claim(store, id, lease, token, timers) : claimed,
+  );
+}
+
+async function beginInSteps(
+  store: DedupStore,
+  id: string,
+  lease: number,
+  token: string,
+  timers: ClaimTimers,
+): Promise<BeginAnswer> {
+  if (await bounded(store.has(id), timers.store)) return 'done';
+  if (store.claim && !(await bounded(store.claim(id, lease, token), timers.store)))
+    return (await bounded(store.has(id), timers.store)) ? 'done' : 'held';
+  return 'claimed';
 }

@@ -52,8 +52,11 @@ export function parseSignatureHeader(header: string | readonly string[] | null |
 /** The `Service-Signature` value as given: verifyWebhook takes an array's first value. */
 export function signatureHeader(headers: HeadersLike): string | readonly string[] | null | undefined {
   if (typeof headers.get === 'function') return (headers as Headers).get('service-signature');
-  for (const [name, value] of Object.entries(headers))
-    if (name.toLowerCase() === 'service-signature') return value;
+  const plain = headers as Record<string, string | readonly string[] | undefined>;
+  // node:http lower-cases the names: one lookup; other objects may spell the name in any case.
+  const direct = plain['service-signature'];
+  if (direct !== undefined) return direct;
+  for (const name in plain) if (name.toLowerCase() === 'service-signature') return plain[name];
   return undefined;
 }
 
@@ -70,8 +73,13 @@ export function headersTooLarge(headers: HeadersLike): boolean {
     (headers as Headers).forEach((value, name) => {
       size += name.length + value.length;
     });
-  else
-    for (const [name, value] of Object.entries(headers))
+  else {
+    // for…in rather than Object.entries: no array per header on every delivery.
+    const plain = headers as Record<string, string | readonly string[] | undefined>;
+    for (const name in plain) {
+      const value = plain[name];
       size += name.length + (typeof value === 'string' ? value.length : (value?.join('').length ?? 0));
+    }
+  }
   return size > MAX_HEADER_BYTES;
 }

@@ -70,14 +70,32 @@ export class Listeners {
    * so a concurrent event does not run them too: spent at once, or held until {@link Listeners.settle}.
    */
   take(name: string, spent?: boolean): Registration[] {
-    const taken = this.#all.filter((r) => r[0] === name && !r[4]);
-    for (const r of taken)
-      if (r[3]) {
-        r[4] = true;
-        this.#emitter.removeListener(name, r[1], r[2], true);
-      }
+    const taken = this.#collect(name, []);
     if (spent) this.settle(taken, spent);
     return taken;
+  }
+
+  /**
+   * What {@link Listeners.take} gives for an event of `type`: its type's registrations, then the
+   * catch-all `'*'`'s. A type without a dot is never an event type, so a signed `type: 'handler_error'`
+   * reaches only the catch-all. One list, with no intermediate arrays: it is taken on every delivery.
+   */
+  takeFor(type: string): Registration[] {
+    const taken: Registration[] = [];
+    if (type.includes('.')) this.#collect(type, taken);
+    return this.#collect('*', taken);
+  }
+
+  #collect(name: string, into: Registration[]): Registration[] {
+    for (const r of this.#all)
+      if (r[0] === name && !r[4]) {
+        into.push(r);
+        if (r[3]) {
+          r[4] = true;
+          this.#emitter.removeListener(name, r[1], r[2], true);
+        }
+      }
+    return into;
   }
 
   /**

@@ -2,20 +2,23 @@ import { Deadlines } from '../shared/deadlines.js';
 import { TelephonyError } from '../shared/telephony-error.js';
 import { fetchHandler, type NodeRequest, type NodeResponse, nodeHandler } from './adapters.js';
 import { answerReason } from './answer.js';
-import { claimEvent } from './claim.js';
+import { type Claim, claimEvent } from './claim.js';
 import { type DedupStore, MemoryDedupStore } from './dedup.js';
 import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 import type { WebhookEvent } from './events.js';
 import { type HeadersLike, headersTooLarge, signatureHeader } from './header.js';
-import { Listeners } from './listeners.js';
+import { Listeners, type Registration } from './listeners.js';
 import type { WebhookHandler, WebhookReceiverEvents } from './receiver-events.js';
 import type { WebhookReceiverOptions } from './receiver-options.js';
-import { bounded, isThenable } from './timers.js';
+import { andThen, bounded, isThenable } from './timers.js';
 import { checkSettings, verifyEvent } from './verify.js';
 import { warn } from './warn.js';
 
 /** Reports a delivery's failure (once per attempt) and gives its 500 answer. */
 type Failed = (reason: 'handler_error' | 'store_error', error: unknown) => HandleResult;
+
+/** One delivery as {@link WebhookReceiver.handle} takes it. */
+type Delivery = Parameters<WebhookReceiver['handle']>[0];
 
 /** What {@link WebhookReceiver.handle} answers. */
 export interface HandleResult {
@@ -142,123 +145,180 @@ export class WebhookReceiver {
     const tracer = this.#options.tracer;
     // The span is the active one while handlers run, so theirs are its children. A misuse rejection
     // (not raw bytes) leaves it unended: no delivery happened.
-    return tracer
-      ? tracer.startActiveSpan('webhook', { kind: 1 }, async (span) => {
-          const result = await this.#handle(delivery);
-          const { status, event, reason } = result;
-          if (event) span.updateName(`webhook ${event.type}`);
-          if (status > 499) span.setStatus({ code: 2 });
-          span
-            .setAttributes({
-              'telephony.event.id': event?.id,
-              'telephony.event.type': event?.type,
-              'http.response.status_code': status,
-              'telephony.webhook.outcome': answerReason(result) ?? reason ?? 'handled',
-            })
-            .end();
-          return result;
-        })
-      : this.#handle(delivery);
+    if (tracer)
+      return tracer.startActiveSpan('webhook', { kind: 1 }, async (span) => {
+        const result = await this.#handle(delivery);
+        const { status, event, reason } = result;
+        if (event) span.updateName(`webhook ${event.type}`);
+        if (status > 499) span.setStatus({ code: 2 });
+        span
+          .setAttributes({
+            'telephony.event.id': event?.id,
+            'telephony.event.type': event?.type,
+            'http.response.status_code': status,
+            'telephony.webhook.outcome': answerReason(result) ?? reason ?? 'handled',
+          })
+          .end();
+        return result;
+      });
+    try {
+      return Promise.resolve(this.#handle(delivery));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
-  async #handle({ body, headers }: Parameters<WebhookReceiver['handle']>[0]): Promise<HandleResult> {
+  /**
+   * What the adapters call: {@link WebhookReceiver.handle}'s result, as it is when every step was
+   * synchronous (node:crypto, a synchronous store, handlers that return no promise): the answer is
+   * then written in the same tick the body ended, with no promise between. Throws (or rejects) on
+   * misuse, as `handle` rejects.
+   */
+  readonly #answer = (delivery: Delivery): HandleResult | Promise<HandleResult> =>
+    this.#options.tracer ? this.handle(delivery) : this.#handle(delivery);
+
+  #handle({ body, headers }: Delivery): HandleResult | Promise<HandleResult> {
     // Before any work: a stuffed signature header would otherwise be parsed and compared entry by entry.
     if (headersTooLarge(headers)) return { status: 431, reason: 'headers_too_large' };
-    let event: WebhookEvent;
+    let event: WebhookEvent | Promise<WebhookEvent>;
     try {
       const options = this.#options;
       const verified = verifyEvent(body, signatureHeader(headers), options.secret, options);
-      event = verified instanceof Promise ? await verified : verified;
-      // Anything but a created_at within maxEventAge (NaN: missing or unparseable) is refused.
-      if (
-        !(
-          Date.parse(event.created_at) / 1000 >=
-          (options.now ?? Date.now() / 1000) - (options.maxEventAge ?? this.#ttl)
-        )
-      )
-        throw new WebhookVerificationError('event_too_old');
+      event = verified instanceof Promise ? verified.then(this.#recent) : this.#recent(verified);
     } catch (error) {
-      // Misuse (a parsed body, no secret) is the caller's bug, not the sender's: let it surface.
-      if (!(error instanceof WebhookVerificationError)) throw error;
-      this.#notify('verification_failed', { reason: error.reason, status: error.status });
-      return { status: error.status, reason: error.reason };
+      return this.#refused(error);
     }
-    // A concurrent delivery of the same id shares the first one's outcome: a 500 makes the service retry.
-    let pending = this.#inFlight.get(event.id);
-    if (!pending) {
-      const seconds = this.#timeout;
-      // Past the timeout the answer is given: what the attempt does later must not report or release
-      // again. One report per attempt: a failure after the timeout's answer was given is not reported.
-      let over = false;
-      const failed: Failed = (reason, error) => {
-        if (!over) this.#notify(reason, { id: event.id, type: event.type, error });
-        over = true;
-        return { status: 500, event, reason };
-      };
-      pending = bounded(
-        // Handler failures are settled inside #process: what rejects here is the store.
-        this.#process(event, failed).catch((error: unknown) => failed('store_error', error)),
-        this.#timers.handlers,
-        () =>
-          failed(
-            'handler_error',
-            new TelephonyError(`event ${event.id} was not processed within ${seconds} s`),
-          ),
-      ).finally(() => this.#inFlight.delete(event.id));
-      this.#inFlight.set(event.id, pending);
-    }
-    return pending;
+    return isThenable(event) ? event.then(this.#start, this.#refused) : this.#start(event);
   }
 
-  async #process(event: WebhookEvent, failed: Failed): Promise<HandleResult> {
-    const { id, type } = event;
-    const store = this.#store;
-    const duplicate = (): HandleResult => {
-      this.#notify('duplicate', { id, type });
-      return { status: 200, event, reason: 'duplicate' };
+  /** The event, unless its created_at is older than maxEventAge (NaN: missing or unparseable, refused too). */
+  readonly #recent = (event: WebhookEvent): WebhookEvent => {
+    const options = this.#options;
+    if (
+      !(
+        Date.parse(event.created_at) / 1000 >=
+        (options.now ?? Date.now() / 1000) - (options.maxEventAge ?? this.#ttl)
+      )
+    )
+      throw new WebhookVerificationError('event_too_old');
+    return event;
+  };
+
+  readonly #refused = (error: unknown): HandleResult => {
+    // Misuse (a parsed body, no secret) is the caller's bug, not the sender's: let it surface.
+    if (!(error instanceof WebhookVerificationError)) throw error;
+    this.#notify('verification_failed', { reason: error.reason, status: error.status });
+    return { status: error.status, reason: error.reason };
+  };
+
+  readonly #start = (event: WebhookEvent): HandleResult | Promise<HandleResult> => {
+    // A concurrent delivery of the same id shares the first one's outcome: a 500 makes the service retry.
+    const running = this.#inFlight.get(event.id);
+    if (running) return running;
+    // Past the timeout the answer is given: what the attempt does later must not report or release
+    // again. One report per attempt: a failure after the timeout's answer was given is not reported.
+    let over = false;
+    const failed: Failed = (reason, error) => {
+      if (!over) this.#notify(reason, { id: event.id, type: event.type, error });
+      over = true;
+      return { status: 500, event, reason };
     };
-    const token = `${this.#tokenPrefix}-${(++this.#tokens).toString(36)}`;
-    const claim = await claimEvent(store, id, this.#lease, token, this.#timers);
-    if (claim === 'done') return duplicate();
-    // Another delivery holds the id: a 409 makes the service come back.
-    if (claim === 'held') return { status: 409, event, reason: 'in_progress' };
-    // Called here rather than through emit(), which drops their promises. A type without a dot is
-    // never an event type, so a signed `type: 'handler_error'` reaches only the catch-all. A `once`
-    // listener is taken out now (a concurrent event does not run it too) and put back if this event
-    // fails, so the re-delivery runs it.
-    const listeners = (type.includes('.') ? [type, '*'] : ['*']).flatMap((name) =>
-      this.#listeners.take(name),
-    );
-    let done = false;
+    let result: HandleResult | Promise<HandleResult>;
     try {
-      // A handler that throws counts as one that rejects. Handlers that return no promise (a
-      // synchronous one) are not waited for: nothing to settle.
-      const results = listeners.map(([, fn, context]) => {
-        try {
-          return (fn as (event: WebhookEvent) => unknown).call(context, event);
-        } catch (error) {
-          return Promise.reject(error);
-        }
-      });
-      const rejected = results.some(isThenable)
-        ? (await Promise.allSettled(results)).find((outcome) => outcome.status === 'rejected')
-        : undefined;
-      claim.end();
-      if (rejected) {
-        await claim.release();
-        return failed('handler_error', rejected.reason);
-      }
-      try {
-        await bounded(store.add(id, this.#ttl, claim.token), this.#timers.store);
-      } catch (error) {
-        await claim.release();
-        throw error;
-      }
-      done = true;
-      return { status: 200, event };
-    } finally {
-      this.#listeners.settle(listeners, done);
+      result = this.#process(event, failed);
+    } catch (error) {
+      // Handler failures are settled inside #process: what throws here is the store.
+      return failed('store_error', error);
     }
+    // Settled already: nothing ran past this tick, so there is nothing to time out or to share.
+    if (!isThenable(result)) return result;
+    const seconds = this.#timeout;
+    const pending = bounded(
+      result.catch((error: unknown) => failed('store_error', error)),
+      this.#timers.handlers,
+      () =>
+        failed(
+          'handler_error',
+          new TelephonyError(`event ${event.id} was not processed within ${seconds} s`),
+        ),
+    ).finally(() => this.#inFlight.delete(event.id));
+    this.#inFlight.set(event.id, pending);
+    return pending;
+  };
+
+  #process(event: WebhookEvent, failed: Failed): HandleResult | Promise<HandleResult> {
+    const token = `${this.#tokenPrefix}-${(++this.#tokens).toString(36)}`;
+    return andThen(claimEvent(this.#store, event.id, this.#lease, token, this.#timers), (claim) => {
+      if (claim === 'done') {
+        this.#notify('duplicate', { id: event.id, type: event.type });
+        return { status: 200, event, reason: 'duplicate' };
+      }
+      // Another delivery holds the id: a 409 makes the service come back.
+      if (claim === 'held') return { status: 409, event, reason: 'in_progress' };
+      return this.#run(event, claim, failed);
+    });
+  }
+
+  /**
+   * Runs the handlers of the event's type and the catch-all. Called here rather than through emit(),
+   * which drops their promises. A `once` listener is taken out now (a concurrent event does not run
+   * it too) and put back if this event fails, so the re-delivery runs it.
+   */
+  #run(event: WebhookEvent, claim: Claim, failed: Failed): HandleResult | Promise<HandleResult> {
+    const listeners = this.#listeners.takeFor(event.type);
+    // A handler that throws counts as one that rejects. Handlers that return no promise (a
+    // synchronous one) are not waited for: nothing to settle.
+    const results = listeners.map(([, fn, context]) => {
+      try {
+        return (fn as (event: WebhookEvent) => unknown).call(context, event);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    });
+    if (!results.some(isThenable)) return this.#finish(event, claim, listeners, undefined, failed);
+    claim.hold();
+    return Promise.allSettled(results).then((outcomes) =>
+      this.#finish(
+        event,
+        claim,
+        listeners,
+        outcomes.find((outcome) => outcome.status === 'rejected'),
+        failed,
+      ),
+    );
+  }
+
+  /** Once the handlers settled: the id remembered (200), or the claim released (500). */
+  #finish(
+    event: WebhookEvent,
+    claim: Claim,
+    listeners: Registration[],
+    rejected: PromiseRejectedResult | undefined,
+    failed: Failed,
+  ): HandleResult | Promise<HandleResult> {
+    claim.end();
+    const settle = (done: boolean) => this.#listeners.settle(listeners, done);
+    if (rejected) {
+      settle(false);
+      return andThen(claim.release(), () => failed('handler_error', rejected.reason));
+    }
+    const lost = (error: unknown) => {
+      settle(false);
+      return andThen(claim.release(), (): never => {
+        throw error;
+      });
+    };
+    let added: void | Promise<void>;
+    try {
+      added = bounded(this.#store.add(event.id, this.#ttl, claim.token), this.#timers.store);
+    } catch (error) {
+      return lost(error);
+    }
+    const remembered = (): HandleResult => {
+      settle(true);
+      return { status: 200, event };
+    };
+    return isThenable(added) ? added.then(remembered, lost) : remembered();
   }
 
   /**
@@ -357,7 +417,7 @@ export class WebhookReceiver {
 
   /** For node:http and Express: reads the raw body from the request stream itself. */
   readonly nodeHandler = (req: NodeRequest, res: NodeResponse): void =>
-    nodeHandler(this, req, res, this.#bodyAlreadyRead);
+    nodeHandler(this.#answer, this.maxBodyBytes, req, res, this.#bodyAlreadyRead);
 
   /**
    * The sender sees only a 500 (and re-delivers): the developer hears of it through `body_already_read`

@@ -90,15 +90,17 @@ describe.each([redisClients[0]!, redisClients[2]!])(
       } finally {
         server.resume();
       }
-      // The service re-delivers (here every 50 ms, bounded) until a 200; the attempt that was cut off
-      // may still finish after the resume: either way the handler runs once.
-      let status = 0;
-      for (let i = 0; i < 40 && status !== 200; i++) {
-        const receiver = i % 2 === 0 ? b : a;
-        status = (await receiver.handle(await delivery('evt_frozen'))).status;
-        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(status).toBe(200);
+      // The service re-delivers, alternating instances, until a 200 (a claim the cut-off attempt's
+      // command took once the server resumed answers 409 until its lease lapses); the attempt that was
+      // cut off may still finish after the resume: either way the handler runs once.
+      let attempt = 0;
+      await vi.waitFor(
+        async () => {
+          const receiver = attempt++ % 2 === 0 ? b : a;
+          expect((await receiver.handle(await delivery('evt_frozen'))).status).toBe(200);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
       // Redis answers each connection in order: a PING answered on both means the cut-off attempt's
       // commands are answered too, and a turn of the event loop lets its handler run if it won.
       await Promise.all(connections.map((c) => c.command('PING')));
@@ -117,20 +119,40 @@ describe.each([redisClients[0]!, redisClients[2]!])(
     let server: RedisServer;
     beforeEach(async () => {
       server = await startRedis();
+      renewals.clear();
     });
     afterEach(async () => {
       await closeRedisClients();
       await server.stop();
     });
 
-    /** Two receivers on one redis-server, each with its own connection, running `handler`. */
+    /** Renewals of each id's claim that Redis answered, and a wait for the next one. */
+    const renewals = new Map<string, number>();
+    let renewed = () => {};
+    const nextRenewal = () =>
+      new Promise<void>((resolve) => {
+        renewed = resolve;
+      });
+    /**
+     * Two receivers on one redis-server, each with its own connection, running `handler`. Their stores
+     * count the claims' renewals (`claim` is called for nothing else once `begin` took the claim).
+     */
     async function twoReceivers(options: object, handler: (event: { id: string }) => Promise<void>) {
       // Verification and the event's age on a frozen clock: the events stay fresh (dedupTtl 1 s caps
       // maxEventAge) while Redis's leases run on the real one.
       const now = Math.floor(Date.now() / 1000);
       return Promise.all(
         [0, 1].map(async () => {
-          const store = redisDedupStore((await connect(server)).client);
+          const shared = redisDedupStore((await connect(server)).client);
+          const store: typeof shared = {
+            ...shared,
+            async claim(id, leaseSeconds, token) {
+              const holds = await shared.claim(id, leaseSeconds, token);
+              renewals.set(id, (renewals.get(id) ?? 0) + 1);
+              renewed();
+              return holds;
+            },
+          };
           const receiver = new WebhookReceiver({ secret: SECRET, now, store, ...options });
           receiver.on('call.incoming', handler);
           return receiver;
@@ -148,8 +170,8 @@ describe.each([redisClients[0]!, redisClients[2]!])(
         release = resolve;
       });
       // The lease is handlerTimeout (2 s, whole seconds as EX takes, renewed every 667 ms); dedupTtl is
-      // 1 s, which was the lease before (min of the two). The handlers are held 2.5 s of real time:
-      // past both, which only a real Redis expiry can show; it is the one real wait of this test.
+      // 1 s, which was the lease before (min of the two). The handlers are held until each claim was
+      // renewed four times (2.7 s): past both, which only a real Redis expiry can show.
       const [a, b] = await twoReceivers({ handlerTimeout: 2, dedupTtl: 1 }, async ({ id }) => {
         runs.push(id);
         running.set(id, (running.get(id) ?? 0) + 1);
@@ -159,18 +181,19 @@ describe.each([redisClients[0]!, redisClients[2]!])(
       });
       const first = Promise.all(ids.map(async (id, i) => (i % 2 ? b : a).handle(await delivery(id))));
       await vi.waitFor(() => expect(runs).toHaveLength(ids.length));
-      // Five at once per event, to both instances, every 100 ms. One that reaches the instance running the
-      // event before its handlerTimeout shares that delivery's answer (500); any other answers 409 at once.
+      // Five at once per event, to both instances, after every renewal: the moments a claim that was not
+      // renewed would lapse. One that reaches the instance running the event before its handlerTimeout
+      // shares that delivery's answer (500); any other answers 409 at once.
       const redeliveries: Promise<HandleResult>[] = [];
-      const started = performance.now();
-      while (performance.now() - started < 2_500) {
+      while (ids.some((id) => (renewals.get(id) ?? 0) < 4)) {
         for (const id of ids)
           for (const receiver of [a, b, a, b, a])
             redeliveries.push(delivery(id).then((d) => receiver.handle(d)));
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await nextRenewal();
       }
-      release();
+      // Every re-delivery is answered while the handlers are still held (409, or the 500 it shared).
       const [firstAnswers, answers] = await Promise.all([first, Promise.all(redeliveries)]);
+      release();
       // The point: each event ran once, and never two runs of one event at once.
       expect(runs.sort()).toEqual(ids);
       expect(Object.fromEntries(mostAtOnce)).toEqual(Object.fromEntries(ids.map((id) => [id, 1])));
