@@ -3,6 +3,10 @@
  * `npm run size` builds first; `.ci/steps/20-size.sh` runs this after the CI build.
  * Exits 1 when a budget is exceeded, the webhooks entry pulls in ky, zod or a node builtin, or the
  * client or webhooks bundle holds the redis entry's code.
+ *
+ * `npx tsx scripts/size.ts --by-file` (no build needed) instead says what each file of src/ costs the
+ * whole-SDK bundle built from the sources: its own minified bytes, and the gzip bytes the whole SDK and
+ * the first load lose when the file (and whatever only it imports) is removed.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -66,6 +70,11 @@ const Party = ${looseObject}({ number: z.string().check(z.regex(/^\\+[1-9]\\d{1,
 const Call = ${looseObject}({ id: z.string(), status: z.enum(['ringing', 'completed']), from: Party, to: Party,
   duration: z.optional(z.nullable(z.number().check(z.int()))), timestamp: z.iso.datetime() });
 export const parse = (x: unknown) => z.array(Call).parse(x);`;
+}
+
+if (process.argv.includes('--by-file')) {
+  await byFile();
+  process.exit(0);
 }
 
 const entries: Entry[] = [
@@ -224,4 +233,29 @@ const failed = rows.filter((row) => row.problems.length > 0);
 if (failed.length > 0) {
   console.error(`\n${failed.length} size check(s) failed.`);
   process.exit(1);
+}
+
+/** What each file of src/ costs the client calling every resource, built from src/ (see the header). */
+async function byFile(): Promise<void> {
+  const source = wholeSdk.replace('./dist/index.js', './src/index.ts');
+  const [whole, first] = await Promise.all([
+    measureBrowserBundle(source, root),
+    measureFirstLoad(source, root),
+  ]);
+  console.log(`Whole SDK from src/: ${whole.gzip} B gzip; first load ${first.gzip} B`);
+  console.log("min: the file's own minified bytes; gzip −: bytes lost when it and what only it imports go\n");
+  console.log(
+    `${'file'.padEnd(44)}${'min'.padStart(8)}${'whole gzip −'.padStart(14)}${'first gzip −'.padStart(14)}`,
+  );
+  const files = Object.entries(whole.inputs)
+    .filter(([path]) => path.startsWith('src/'))
+    .sort((a, b) => b[1] - a[1]);
+  for (const [path, min] of files) {
+    // One at a time: a 2-core machine gains nothing from more builds at once.
+    const lessWhole = await measureBrowserBundle(source, root, path);
+    const lessFirst = await measureFirstLoad(source, root, path);
+    console.log(
+      `${path.padEnd(44)}${String(min).padStart(8)}${String(whole.gzip - lessWhole.gzip).padStart(14)}${String(first.gzip - lessFirst.gzip).padStart(14)}`,
+    );
+  }
 }
