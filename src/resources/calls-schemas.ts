@@ -16,6 +16,7 @@ import {
   oneOf,
   openEnum,
 } from './fields.js';
+import { IDEMPOTENCY_FIELD } from './idempotency-field.js';
 
 const CallStatusSchema = openEnum<(typeof CALL_STATUSES)[number]>();
 
@@ -232,12 +233,6 @@ export const ListRecentCallsParamsSchema = z.strictObject({
  * Filters of `calls.listRecent`; all optional. Unknown keys reject with `ValidationError`.
  */
 export interface ListRecentCallsParams extends z.input<typeof ListRecentCallsParamsSchema> {}
-
-/**
- * The `custom_data` key under which `calls.create` stores its `idempotencyKey` (documented: a call's
- * detail shows it), and which the caller's own `custom_data` may therefore not use.
- */
-export const IDEMPOTENCY_FIELD = 'telephony_sdk_idempotency_key';
 
 /** 1–255 characters, none of them a control character (a key shows in messages and in `custom_data`). */
 const idempotencyKey = () =>
