@@ -82,10 +82,11 @@ const entries: Entry[] = [
     // The ceiling is 31 kB (docs/dev/performance.md, Bundle size); the attempt loop's error fields,
     // idempotency look-ups, live lists, waitFor, logs, middleware, totalTimeout and the deprecation
     // warnings took the SDK past it. CI holds a ratchet at what ships so nothing grows it further
-    // while the ceiling is decided again; the ceiling stays reported as unmet.
+    // while the ceiling is decided again; the ceiling stays reported as unmet. 37 → 36.5 kB (36 488 B):
+    // three zod types (union, pipe, transform) replaced by one check each.
     name: 'telephony-sdk (client calling every resource)',
     source: wholeSdk,
-    budgetKb: 37,
+    budgetKb: 36.5,
     goalKb: 31,
     needs: ['src/client.ts', 'src/resources/calls.ts', 'src/resources/users.ts', 'dist/index.js'],
     foreignCode: [REDIS_CODE],
@@ -94,10 +95,12 @@ const entries: Entry[] = [
     // A browser client with a static token and no pacing loads neither the pacing and shared-state
     // code nor the client-credentials flow up front: each is behind its subsystem's own `import()`
     // (pacing/pacing.ts, auth/credentials.ts), a chunk of its own. Ceiling 27 kB, passed by the same
-    // features as the whole SDK's: a ratchet at what ships, the ceiling reported as unmet.
+    // features as the whole SDK's: a ratchet at what ships, the ceiling reported as unmet. 33.3 → 32 kB
+    // (31 920 B): the idempotency look-ups and waitFor's polling load at first use, and the zod types
+    // above.
     name: 'telephony-sdk, browser client first load (static token, no rateLimit)',
     source: wholeSdk,
-    budgetKb: 33.3,
+    budgetKb: 32,
     goalKb: 27,
     needs: ['src/core/pacing/pacing.ts', 'dist/index.js'],
     foreignCode: [REDIS_CODE, PACING_CODE, CLIENT_CREDENTIALS_CODE],
