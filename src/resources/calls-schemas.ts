@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import type { CALL_STATUSES, CallStatus } from '../shared/call-status.js';
+import { IDEMPOTENCY_FIELD } from './calls-idempotency-field.js';
 import {
   anyObject,
   e164,
@@ -16,7 +17,6 @@ import {
   oneOf,
   openEnum,
 } from './fields.js';
-import { IDEMPOTENCY_FIELD } from './idempotency-field.js';
 
 const CallStatusSchema = openEnum<(typeof CALL_STATUSES)[number]>();
 

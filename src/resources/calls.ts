@@ -198,7 +198,7 @@ export class Calls extends APIResource {
     options: WaitForCallOptions,
   ): Promise<WithResponse<CallDetail>> {
     validateParams(WaitForCallSchema, { ...options, until }, 'calls.waitFor');
-    const { waitForCall } = await import('./call-wait.js');
+    const { waitForCall } = await import('./calls-wait.js');
     return waitForCall(this, this.#clock, callId, until, options);
   }
 
@@ -244,7 +244,7 @@ export class Calls extends APIResource {
     } catch (error) {
       if (!(error instanceof TelephonyError) || error.outcome !== 'unknown') throw error;
       // The service may have placed the call: the key, if there is one, says whether it did.
-      const { settleUnknownCreate } = await import('./call-lookup.js');
+      const { settleUnknownCreate } = await import('./calls-lookup.js');
       return settleUnknownCreate(this, error, idempotencyKey, since, request.signal, params.to);
     }
   }
@@ -282,7 +282,7 @@ export class Calls extends APIResource {
   ): Promise<WithResponse<CallDetail | undefined>> {
     validateParams(FindByKeySchema, { ...options, key }, 'calls.findByIdempotencyKey');
     const since = options.since ?? new Date(this.#clock.now() - LOOKBACK_MS);
-    const { findByIdempotencyKey } = await import('./call-lookup.js');
+    const { findByIdempotencyKey } = await import('./calls-lookup.js');
     return findByIdempotencyKey(this, key, since, options.signal);
   }
 

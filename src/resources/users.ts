@@ -237,7 +237,7 @@ export class Users extends APIResource {
     } catch (error) {
       if (!(error instanceof TelephonyError) || error.outcome !== 'unknown') throw error;
       // The service may have created the user: the list of users by that e-mail says whether it did.
-      const { settleUnknownCreate } = await import('./user-lookup.js');
+      const { settleUnknownCreate } = await import('./users-lookup.js');
       return settleUnknownCreate(this, error, params.email, options?.signal);
     }
   }

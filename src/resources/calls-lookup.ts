@@ -2,8 +2,8 @@ import { TelephonyError } from '../core/errors.js';
 import type { WithResponse } from '../core/response/api-promise.js';
 import { quote } from '../core/zod-issues.js';
 import type { Calls } from './calls.js';
+import { IDEMPOTENCY_FIELD } from './calls-idempotency-field.js';
 import type { CallDetail } from './calls-schemas.js';
-import { IDEMPOTENCY_FIELD } from './idempotency-field.js';
 
 /**
  * The idempotency look-up: `calls.findByIdempotencyKey`, and what a `calls.create` whose outcome is
