@@ -1,5 +1,6 @@
 import { defineConfig } from 'tsup';
 import { inlineConsoleAssets } from './scripts/lib/console-assets.js';
+import { buildDeclarations } from './scripts/lib/declarations.js';
 import { esmTypeStubs } from './scripts/lib/esm-types.js';
 import { minifyWhitespace } from './scripts/lib/minify.js';
 import { dropMaps, ownSourceMaps } from './scripts/lib/source-maps.js';
@@ -87,10 +88,6 @@ export default defineConfig([
     // (its source's `#!` line stays at the top of dist/cli.cjs).
     entry: { ...publicEntries, ...webhookParts, cli: 'src/testing/cli.ts' },
     format: ['cjs'],
-    // Declarations for the entries, not for the bin. `stripInternal`: what is marked `@internal` (the
-    // hand-over of the fleet share to the client) stays out of the public types, and with it the
-    // internal classes its signature names.
-    dts: { entry: { ...publicEntries, ...webhookParts }, compilerOptions: { stripInternal: true } },
     // Without splitting, each CJS entry gets its own copy of TelephonyError and
     // `instanceof` breaks across entries.
     splitting: true,
@@ -106,6 +103,9 @@ export default defineConfig([
     external: ['msw', 'redis', 'ioredis', /^node:/],
     onSuccess: async () => {
       await finish('dist', '.cjs');
+      // Declarations for the public entries (not for the bin, nor the chunking entries), built here
+      // rather than by tsup's `dts`, whose shared files are named by a hash (scripts/lib/declarations.ts).
+      await buildDeclarations('dist', publicEntries);
       await esmTypeStubs('dist', Object.keys(esmEntries));
     },
   },

@@ -1,5 +1,5 @@
 /**
- * One set of declarations for both conditions: tsup writes `<entry>.d.cts` (CommonJS, what
+ * One set of declarations for both conditions: `<entry>.d.cts` (CommonJS, what
  * `require` resolves to) and each `<entry>.d.ts` that `import` resolves to re-exports it. TypeScript
  * lets an ES module import a CommonJS module's named exports, as Node does, so ESM and CJS
  * consumers see the very same types (one `TelephonyError` type, not two identical ones) and the

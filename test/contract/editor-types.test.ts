@@ -4,7 +4,7 @@
  * twenty-line structural type a `z.infer` alias expands to; a hover on a field shows its doc;
  * go-to-definition lands on a declaration named like the type.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../scripts/lib/tarball.js';
@@ -12,8 +12,14 @@ import { builtPackageService, root } from '../helpers/compile.js';
 
 const probePath = `${root}test/contract/editor-probe.ts`;
 const probe = `
-import { TelephonyClient, type ListRecentCallsParams } from 'telephony-sdk';
-import { verifyWebhook } from 'telephony-sdk/webhooks';
+import {
+  TelephonyClient,
+  TelephonyError,
+  type CallDetail,
+  type ListRecentCallsParams,
+  type RequestOptions,
+} from 'telephony-sdk';
+import { verifyWebhook, WebhookReceiver } from 'telephony-sdk/webhooks';
 const client = new TelephonyClient({ accessToken: 'token' });
 export const page = await client.calls.listRecent();
 export const call = page.items[0];
@@ -40,6 +46,8 @@ export const seconds = detail.duration;
 export const queue = detail.queue;
 export const lastLogin = user.last_login_at;
 export const byDay = stats.by_day;
+export const hasMore = page.pagination.has_more;
+export type Declared = [RequestOptions, TelephonyError, CallDetail, WebhookReceiver];
 `;
 
 let service: ts.LanguageService;
@@ -50,6 +58,29 @@ beforeAll(() => {
 
 /** The position just after the last occurrence of `text` in the probe (inside its last word). */
 const at = (text: string) => probe.lastIndexOf(text) + text.length - 1;
+
+const dist = `${root}dist/`;
+
+/** The package's entries, each with its own declaration file in dist/. */
+const ENTRIES = ['index', 'webhooks', 'redis', 'testing'];
+
+/** The declaration files of dist/, by their path in it. */
+const declarationFiles = () =>
+  readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((file) => /\.d\.c?ts$/.test(file));
+
+/** Where go-to-definition on the last occurrence of `text` lands: file (in dist/), name, and its line. */
+function definitionAt(text: string) {
+  const [definition] = service.getDefinitionAtPosition(probePath, at(text)) ?? [];
+  if (!definition) throw new Error(`no definition for ${text}`);
+  const source = readFileSync(definition.fileName, 'utf8');
+  const start = source.lastIndexOf('\n', definition.textSpan.start) + 1;
+  return {
+    file: definition.fileName.startsWith(dist) ? definition.fileName.slice(dist.length) : definition.fileName,
+    name: definition.name,
+    container: definition.containerName,
+    line: source.slice(start, source.indexOf('\n', start)),
+  };
+}
 
 function printedTypes(): Record<string, string> {
   const program = service.getProgram();
@@ -100,6 +131,7 @@ describe('types as an editor shows them', () => {
       queue: 'CallQueue | null | undefined',
       lastLogin: 'string | null | undefined',
       byDay: 'DailyCallStats[] | undefined',
+      hasMore: 'boolean',
     });
   }, 60_000);
 
@@ -110,6 +142,7 @@ describe('types as an editor shows them', () => {
     expect(doc('user.last_login_at')).toMatch(/before the first login/);
     expect(doc('stats.by_day')).toMatch(/present when `group_by` is `day`/);
     expect(doc('ended.ended_at')).toMatch(/End time/);
+    expect(doc('page.pagination.has_more')).toMatch(/more items follow this page/);
   });
 
   it('go-to-definition lands on a declaration named like the type, in a file of dist/', () => {
@@ -120,16 +153,37 @@ describe('types as an editor shows them', () => {
       ['user.last_login_at', 'last_login_at', 'User'],
       ['client.calls.get', 'get', 'Calls'],
     ] as const) {
-      const [definition] = service.getDefinitionAtPosition(probePath, at(text)) ?? [];
-      expect(definition?.fileName).toMatch(/\/dist\/[^/]+\.d\.c?ts$/);
-      expect([definition?.name, definition?.containerName]).toEqual([name, container]);
+      const definition = definitionAt(text);
+      expect(definition.file).toMatch(/^[^/]+\.d\.c?ts$/);
+      expect([definition.name, definition.container]).toEqual([name, container]);
+    }
+  });
+
+  it('go-to-definition on a public type lands on its own declaration, in a file named like what it holds', () => {
+    for (const [name, kind, file] of [
+      ['RequestOptions', 'interface', 'index.d.cts'],
+      ['TelephonyError', 'class', 'types/shared/telephony-error.d.cts'],
+      ['CallDetail', 'interface', 'index.d.cts'],
+      ['WebhookReceiver', 'class', 'types/webhooks/receiver.d.cts'],
+    ] as const) {
+      const definition = definitionAt(name);
+      expect(definition.file).toBe(file);
+      expect(definition.line).toMatch(new RegExp(`^(declare )?${kind} ${name}\\b`));
+    }
+  });
+
+  it('every declaration file is named after an entry or the source module it holds: no content hash', () => {
+    const files = declarationFiles();
+    expect(files).toContain('types/shared/telephony-error.d.cts');
+    for (const file of files) {
+      const shared = /^types\/(.+)\.d\.cts$/.exec(file)?.[1];
+      if (shared === undefined) expect(ENTRIES, file).toContain(file.replace(/\.d\.c?ts$/, ''));
+      else expect(existsSync(`${root}src/${shared}.ts`), file).toBe(true);
     }
   });
 
   it('no internal helper appears in the declarations', () => {
-    const dist = `${root}dist/`;
-    const declarations = readdirSync(dist, { recursive: true, encoding: 'utf8' })
-      .filter((file) => /\.d\.c?ts$/.test(file) && !file.startsWith('node'))
+    const declarations = declarationFiles()
       .map((file) => readFileSync(dist + file, 'utf8'))
       .join('\n');
     expect(declarations).toContain('interface CallDetail');

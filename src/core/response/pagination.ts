@@ -11,37 +11,52 @@ import { parseResponse } from './guard.js';
 /** A list request's query: the checked params, then the paging keys a strategy sets. */
 export type Query = Record<string, QueryValue>;
 
-/** v2 offset style, inside `data`. */
-export const OffsetPaginationSchema = z.looseObject({
+/**
+ * v2 offset-style pagination (`GET /v2/calls/recent`), as returned inside `data` (SPEC.md,
+ * Pagination objects). `OffsetPaginationSchema` checks it (held equal to it by
+ * test/unit/resources/result-types.test.ts).
+ */
+export interface OffsetPagination {
   /** Items matching the query, across all pages. */
+  total: number;
+  /** Page size the request asked for (`limit`; the service's default when not given). */
+  limit: number;
+  /** Items skipped before this page (the request's `offset`). */
+  offset: number;
+  /** `true` when more items follow this page: `page.hasNextPage()` reads it. */
+  has_more: boolean;
+  /** Fields the service adds. */
+  [field: string]: unknown;
+}
+export const OffsetPaginationSchema = z.looseObject({
   total: z.number(),
-  /** Page size asked for. */
   limit: z.number(),
-  /** Items skipped before this page. */
   offset: z.number(),
-  /** `true` when more items follow this page. */
   has_more: z.boolean(),
 });
-/**
- * v2 pagination (`GET /v2/calls/recent`), as returned inside `data`.
- */
-export interface OffsetPagination extends z.infer<typeof OffsetPaginationSchema> {}
 
-/** v1 page style, beside `data` (or inside it). */
-export const NumberedPaginationSchema = z.looseObject({
+/**
+ * v1 page-style pagination (`GET /v1/users`, `GET /v1/calls`), as returned beside `data` (or inside
+ * it; SPEC.md, Pagination objects). `NumberedPaginationSchema` checks it.
+ */
+export interface NumberedPagination {
   /** Items matching the query, across all pages. */
+  total: number;
+  /** This page's number, from 1 (the request's `page`). */
+  page: number;
+  /** Page size (the request's `per_page`; 10 when not given). */
+  per_page: number;
+  /** Number of pages: the last page's number. `page.hasNextPage()` is `page < pages`. */
+  pages: number;
+  /** Fields the service adds. */
+  [field: string]: unknown;
+}
+export const NumberedPaginationSchema = z.looseObject({
   total: z.number(),
-  /** This page's number, from 1. */
   page: z.number(),
-  /** Page size. */
   per_page: z.number(),
-  /** Number of pages. */
   pages: z.number(),
 });
-/**
- * v1 pagination (`GET /v1/users`), as returned beside `data`.
- */
-export interface NumberedPagination extends z.infer<typeof NumberedPaginationSchema> {}
 
 /** The wire pagination object of a page, as returned. */
 export type Pagination = OffsetPagination | NumberedPagination;

@@ -7,6 +7,12 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
 import type {
+  NumberedPagination,
+  NumberedPaginationSchema,
+  OffsetPagination,
+  OffsetPaginationSchema,
+} from '../../../src/core/response/pagination.js';
+import type {
   Call,
   CallDetail,
   CallDetailSchema,
@@ -72,6 +78,15 @@ describe('result interfaces equal what their schemas parse', () => {
       same<z.output<typeof DeletedUserSchema>, DeletedUser>(true),
       same<z.output<typeof CallStatsSchema>, CallStats>(true),
       same<z.output<typeof DailyCallStatsSchema>, DailyCallStats>(true),
+    ]).not.toContain(false);
+  });
+
+  it('pagination', () => {
+    expectTypeOf<z.output<typeof OffsetPaginationSchema>>().toEqualTypeOf<OffsetPagination>();
+    expectTypeOf<z.output<typeof NumberedPaginationSchema>>().toEqualTypeOf<NumberedPagination>();
+    expect([
+      same<z.output<typeof OffsetPaginationSchema>, OffsetPagination>(true),
+      same<z.output<typeof NumberedPaginationSchema>, NumberedPagination>(true),
     ]).not.toContain(false);
   });
 
