@@ -68,10 +68,10 @@ module.exports = {
     {
       name: 'resources-through-core',
       comment:
-        'A resource describes its calls: it reaches the transport through core, never another resource. Its own schemas file (calls.ts → calls-schemas.ts, $1 the resource) is part of it.',
+        'A resource describes its calls: it reaches the transport through core, never another resource. Its own files (calls.ts, calls-schemas.ts, the lazily loaded calls-lookup.ts …, $1 the resource) are part of it.',
       severity: 'error',
-      from: { path: '^src/resources/([^/]+)\\.ts$', pathNot: '^src/resources/(index|resource|fields)\\.ts$' },
-      to: { path: '^src/resources/', pathNot: '^src/resources/(resource|fields|$1-schemas)\\.ts$' },
+      from: { path: '^src/resources/([a-z]+)[-.]', pathNot: '^src/resources/(index|resource|fields)\\.ts$' },
+      to: { path: '^src/resources/', pathNot: '^src/resources/((resource|fields)\\.ts$|$1[-.])' },
     },
   ],
   options: {

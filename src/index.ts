@@ -19,6 +19,7 @@ export {
   TelephonyError,
   ValidationError,
   type ValidationIssue,
+  WaitTimeoutError,
 } from './core/errors.js';
 export type {
   ClientEvents,
@@ -38,7 +39,6 @@ export type { Logger, LogLevel } from './core/logs/level.js';
 export type { ClientOptions } from './core/options.js';
 export type { RateLimit } from './core/pacing/plans.js';
 export type { RateBudget, Reservation, SharedState, SharedToken } from './core/pacing/shared-state.js';
-export { WaitTimeoutError } from './core/poll.js';
 export { APIPromise, type WithResponse } from './core/response/api-promise.js';
 export type { Middleware, MiddlewareContext } from './core/transport/middleware.js';
 export type {

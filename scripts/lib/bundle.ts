@@ -1,6 +1,6 @@
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { type BuildOptions, build, type Metafile } from 'esbuild';
+import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
 
 /** One browser bundle: its minified bytes, gzip bytes, and which input files fed it. */
 export interface BundleMeasure {
@@ -28,13 +28,39 @@ const BROWSER_APP = {
 } as const satisfies BuildOptions;
 
 /**
+ * Replaces the file `without` (relative to `resolveDir`) by an empty CommonJS module, so its importers
+ * still build (a named import of CommonJS is not checked) and the bundle drops the file and whatever
+ * only it imported: what the file costs, measured by removing it.
+ */
+function removing(without: string | undefined, resolveDir: string): Plugin[] {
+  if (without === undefined) return [];
+  const removed = resolve(resolveDir, without);
+  return [
+    {
+      name: 'remove-file',
+      setup(b) {
+        b.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) =>
+          args.path === removed ? { contents: 'module.exports = {}', loader: 'js' } : undefined,
+        );
+      },
+    },
+  ];
+}
+
+/**
  * Bundles `source` (an ES module, resolved from `resolveDir`) the way a browser app's bundler
  * would: ESM, minified, tree-shaken, the `browser` condition. `node:` builtins stay external so
- * a static one shows up in `externalImports` instead of failing the build.
+ * a static one shows up in `externalImports` instead of failing the build. `without`: a file of
+ * `resolveDir` left out (see `removing`).
  */
-export async function measureBrowserBundle(source: string, resolveDir: string): Promise<BundleMeasure> {
+export async function measureBrowserBundle(
+  source: string,
+  resolveDir: string,
+  without?: string,
+): Promise<BundleMeasure> {
   const result = await build({
     ...BROWSER_APP,
+    plugins: removing(without, resolveDir),
     stdin: { contents: source, resolveDir, loader: 'ts', sourcefile: 'size-entry.ts' },
   });
   const output = result.outputFiles[0];
@@ -71,12 +97,17 @@ export function packageOf(inputPath: string): string {
  * What a browser loads first from `source`: bundled as a browser app's bundler would with code
  * splitting on, the entry chunk and every chunk it imports statically, each gzipped on its own (each
  * is a file of its own on the wire). Chunks reached only through `import()` are left out: they load
- * when first used.
+ * when first used. `without` as for {@link measureBrowserBundle}.
  */
-export async function measureFirstLoad(source: string, resolveDir: string): Promise<BundleMeasure> {
+export async function measureFirstLoad(
+  source: string,
+  resolveDir: string,
+  without?: string,
+): Promise<BundleMeasure> {
   const result = await build({
     entryPoints: ['size-entry'],
     plugins: [
+      ...removing(without, resolveDir),
       {
         name: 'size-entry',
         setup(b) {

@@ -134,6 +134,23 @@ export class APIUserAbortError extends TelephonyError {
 export { ValidationError, type ValidationIssue } from '../shared/validation-error.js';
 
 /**
+ * `calls.waitFor` ran past its `timeout` without the call reaching what it waited for. `code` is
+ * `'wait_timeout'`; nothing was changed on the service (only reads were made).
+ */
+export class WaitTimeoutError extends TelephonyError {
+  override readonly name: string = 'WaitTimeoutError';
+  /** `'wait_timeout'`. */
+  readonly code = 'wait_timeout' as const;
+  /** The `timeout` that ran out, in ms. */
+  readonly timeout: number;
+
+  constructor(message: string, timeout: number) {
+    super(message);
+    this.timeout = timeout;
+  }
+}
+
+/**
  * A {@link ValidationError} with one issue, the one way the SDK words a single refusal:
  * `${subject}: ${message}`, the issue `{ path, message }`.
  */

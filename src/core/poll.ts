@@ -1,22 +1,5 @@
 import type { Clock } from './clock.js';
-import { APIUserAbortError, TelephonyError } from './errors.js';
-
-/**
- * `calls.waitFor` ran past its `timeout` without the call reaching what it waited for. `code` is
- * `'wait_timeout'`; nothing was changed on the service (only reads were made).
- */
-export class WaitTimeoutError extends TelephonyError {
-  override readonly name: string = 'WaitTimeoutError';
-  /** `'wait_timeout'`. */
-  readonly code = 'wait_timeout' as const;
-  /** The `timeout` that ran out, in ms. */
-  readonly timeout: number;
-
-  constructor(message: string, timeout: number) {
-    super(message);
-    this.timeout = timeout;
-  }
-}
+import { APIUserAbortError, WaitTimeoutError } from './errors.js';
 
 /** How a {@link pollUntil} paces its reads and when it stops. */
 export interface Polling<T> {

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import type { CALL_STATUSES, CallStatus } from '../shared/call-status.js';
+import { IDEMPOTENCY_FIELD } from './calls-idempotency-field.js';
 import {
   anyObject,
   e164,
@@ -233,12 +234,6 @@ export const ListRecentCallsParamsSchema = z.strictObject({
  */
 export interface ListRecentCallsParams extends z.input<typeof ListRecentCallsParamsSchema> {}
 
-/**
- * The `custom_data` key under which `calls.create` stores its `idempotencyKey` (documented: a call's
- * detail shows it), and which the caller's own `custom_data` may therefore not use.
- */
-export const IDEMPOTENCY_FIELD = 'telephony_sdk_idempotency_key';
-
 /** 1–255 characters, none of them a control character (a key shows in messages and in `custom_data`). */
 const idempotencyKey = () =>
   z.string().check(
@@ -285,9 +280,15 @@ export interface CreateCallParams extends z.input<typeof CreateCallParamsSchema>
  * key is refused in theirs), then the key added to `custom_data` beside their own keys.
  */
 export const keyedCreateCallSchema = (key: string) =>
-  z.pipe(
-    CreateCallParamsSchema,
-    z.transform((body) => ({ ...body, custom_data: { ...body.custom_data, [IDEMPOTENCY_FIELD]: key } })),
+  // A check that rewrites the checked value: `z.pipe` and `z.transform` would add two zod types to
+  // every bundle for this one schema.
+  CreateCallParamsSchema.check(
+    z.check<z.output<typeof CreateCallParamsSchema>>((payload) => {
+      payload.value = {
+        ...payload.value,
+        custom_data: { ...payload.value.custom_data, [IDEMPOTENCY_FIELD]: key },
+      };
+    }),
   );
 
 /** Body of `POST /v2/calls/{call_id}/transfer`. */
@@ -306,14 +307,17 @@ export interface TransferCallParams extends z.input<typeof TransferCallParamsSch
 
 /** What `calls.waitFor` takes beside the call id, checked before the first read. */
 export const WaitForCallSchema = z.looseObject({
-  /** A status, a non-empty array of statuses, or a predicate. */
-  until: z.union([
-    z.string().check(notEmpty('must be a status, an array of statuses or a function')),
-    z.array(z.string()).check(notEmpty('must hold at least one status')),
-    z.custom<(call: CallDetail) => boolean>((value) => typeof value === 'function', {
-      error: 'must be a status, an array of statuses or a function',
-    }),
-  ]),
+  /**
+   * A status, a non-empty array of statuses, or a predicate: one check, where a `z.union` would add its
+   * type to every bundle.
+   */
+  until: z.custom<string | readonly string[] | ((call: CallDetail) => boolean)>(
+    (value) =>
+      typeof value === 'function' ||
+      (typeof value === 'string' && value !== '') ||
+      (Array.isArray(value) && value.length > 0 && value.every((status) => typeof status === 'string')),
+    { error: 'must be a status, a non-empty array of statuses or a function' },
+  ),
   timeout: z.optional(intBetween(0)),
   pollInterval: z.optional(
     z.strictObject({ initial: z.optional(intBetween(1)), max: z.optional(intBetween(1)) }),

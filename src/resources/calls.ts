@@ -2,14 +2,12 @@ import * as z from 'zod/mini';
 import { type Clock, systemClock } from '../core/clock.js';
 import { TelephonyError, ValidationError } from '../core/errors.js';
 import { runOperation } from '../core/operation.js';
-import { pollUntil } from '../core/poll.js';
 import { validateParams } from '../core/request/params.js';
 import { path } from '../core/request/path.js';
 import { APIPromise, type WithResponse } from '../core/response/api-promise.js';
 import { listPages, type PagePromise } from '../core/response/page.js';
 import { type OffsetPagination, offsetPages } from '../core/response/pagination.js';
 import { type RequestOptions, type Transport, withTransport } from '../core/types.js';
-import { quote } from '../core/zod-issues.js';
 import type { CallStatus } from '../shared/call-status.js';
 import type { WebhookReceiver } from '../webhooks/receiver.js';
 import {
@@ -25,7 +23,6 @@ import {
   type EndedCall,
   EndedCallSchema,
   FindByKeySchema,
-  IDEMPOTENCY_FIELD,
   keyedCreateCallSchema,
   type ListRecentCallsParams,
   ListRecentCallsParamsSchema,
@@ -84,23 +81,11 @@ export interface FindByIdempotencyKeyOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** Most call details one look-up reads: it rejects past this (a later `since` narrows it). */
-const MAX_DETAIL_READS = 50;
+/** How far back `findByIdempotencyKey` looks by default. */
+const LOOKBACK_MS = 15 * 60_000;
 
 /** How far before a create its look-up starts: the service's clock may be a little behind the client's. */
 const CLOCK_MARGIN_MS = 60_000;
-
-/** What a failed look-up's error says, for the message of the create that needed it. */
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/** How far back a look-up goes by default. */
-const LOOKBACK_MS = 15 * 60_000;
-
-/** The call an event is about, when its `data.call` has an id. */
-function eventCallId(event: { data?: unknown }): unknown {
-  const data = event.data as { call?: { id?: unknown } | null } | null | undefined;
-  return data?.call?.id;
-}
 
 const DetailData = z.looseObject({ call: CallDetailSchema });
 const CreatedData = z.looseObject({ call: CreatedCallSchema });
@@ -189,7 +174,8 @@ export class Calls extends APIResource {
    * Follows a call until it matches `until` (a status, any of several, or a predicate) and resolves with
    * its detail: reads `GET /v2/calls/{call_id}` at once, then again after a growing wait (1 s, 2 s, 4 s …
    * up to 10 s; each read paced like any call). Given a `receiver`, it reads again as soon as that
-   * receiver verifies an event for the call, and polls rarely.
+   * receiver verifies an event for the call, and polls rarely. `.withResponse()` gives the answer of the
+   * read that matched. The polling loads by `import()` at the first call.
    *
    * @throws {ValidationError} (a rejection, nothing sent) when `until` or an option is invalid.
    * @throws {WaitTimeoutError} (code `wait_timeout`) when `timeout` ms pass first.
@@ -202,35 +188,18 @@ export class Calls extends APIResource {
    * console.log(done.status, done.duration);
    * ```
    */
-  async waitFor(callId: string, until: CallCondition, options: WaitForCallOptions = {}): Promise<CallDetail> {
+  waitFor(callId: string, until: CallCondition, options: WaitForCallOptions = {}): APIPromise<CallDetail> {
+    return new APIPromise(this.#waitFor(callId, until, options));
+  }
+
+  async #waitFor(
+    callId: string,
+    until: CallCondition,
+    options: WaitForCallOptions,
+  ): Promise<WithResponse<CallDetail>> {
     validateParams(WaitForCallSchema, { ...options, until }, 'calls.waitFor');
-    const { signal, timeout, receiver } = options;
-    const matches =
-      typeof until === 'function'
-        ? until
-        : (call: CallDetail) => (typeof until === 'string' ? [until] : until).includes(call.status);
-    const [initial, max] = receiver === undefined ? [1_000, 10_000] : [10_000, 60_000];
-    const interval = {
-      initial: options.pollInterval?.initial ?? initial,
-      max: options.pollInterval?.max ?? max,
-    };
-    return pollUntil(() => this.get(callId, { signal }), matches, {
-      clock: this.#clock,
-      signal,
-      timeout,
-      interval: { initial: interval.initial, max: Math.max(interval.initial, interval.max) },
-      wake:
-        receiver &&
-        ((wakeUp) => {
-          const listener = (event: { data?: unknown }) => {
-            if (eventCallId(event) === callId) wakeUp();
-          };
-          receiver.on('*', listener);
-          return () => receiver.off('*', listener);
-        }),
-      timedOut: (last) =>
-        `calls.waitFor: call ${quote(callId, 40)} still ${quote(last.status, 40)} after ${timeout} ms`,
-    });
+    const { waitForCall } = await import('./calls-wait.js');
+    return waitForCall(this, this.#clock, callId, until, options);
   }
 
   /**
@@ -274,24 +243,9 @@ export class Calls extends APIResource {
       ).withResponse();
     } catch (error) {
       if (!(error instanceof TelephonyError) || error.outcome !== 'unknown') throw error;
-      if (idempotencyKey === undefined) {
-        error.message +=
-          " To find out, look for it in calls.listRecent({ direction: 'outbound' }); a call placed with an" +
-          ' idempotencyKey is found by calls.findByIdempotencyKey.';
-        throw error;
-      }
-      // The service may have placed the call: the key says whether it did.
-      const ask = `calls.findByIdempotencyKey(${quote(idempotencyKey, 40)})`;
-      let found: WithResponse<CallDetail> | undefined;
-      try {
-        found = await this.#find(idempotencyKey, since, request.signal, params.to);
-      } catch (lookUp) {
-        error.message += ` Looking the call up failed too (${errorText(lookUp)}): ask ${ask} before placing it again.`;
-        throw error;
-      }
-      if (found !== undefined) return found;
-      error.message += ` ${ask} found no such call just now; a placed call shows within seconds, so ask again before placing it again.`;
-      throw error;
+      // The service may have placed the call: the key, if there is one, says whether it did.
+      const { settleUnknownCreate } = await import('./calls-lookup.js');
+      return settleUnknownCreate(this, error, idempotencyKey, since, request.signal, params.to);
     }
   }
 
@@ -300,7 +254,9 @@ export class Calls extends APIResource {
    * none was placed since `since` (default: 15 minutes ago). Walks the outbound calls of
    * `GET /v2/calls/recent` from `since`, newest first, and reads each one's detail until one holds the
    * key: one list request per 100 calls, one detail read per call, each paced like any call. Assumes a
-   * placed call shows in the list within seconds.
+   * placed call shows in the list within seconds. `.withResponse()` gives the answer of the read that
+   * decided it: the matching detail's, or the last list page's. The look-up loads by `import()` at the
+   * first call.
    *
    * @throws {ValidationError} (a rejection, nothing sent) when the key or `since` is invalid.
    * @throws {TelephonyError} when 50 details were read without finding the key and older calls remain:
@@ -313,38 +269,21 @@ export class Calls extends APIResource {
    * if (placed === undefined) await client.calls.create({ to: job.to }, { idempotencyKey: job.id });
    * ```
    */
-  async findByIdempotencyKey(
+  findByIdempotencyKey(
     key: string,
     options: FindByIdempotencyKeyOptions = {},
-  ): Promise<CallDetail | undefined> {
-    validateParams(FindByKeySchema, { ...options, key }, 'calls.findByIdempotencyKey');
-    const since = options.since ?? new Date(this.#clock.now() - LOOKBACK_MS);
-    return (await this.#find(key, since, options.signal))?.data;
+  ): APIPromise<CallDetail | undefined> {
+    return new APIPromise(this.#findByIdempotencyKey(key, options));
   }
 
-  /** The look-up of `findByIdempotencyKey`; given `to`, only calls to that number are read. */
-  async #find(
+  async #findByIdempotencyKey(
     key: string,
-    since: string | Date,
-    signal: AbortSignal | undefined,
-    to?: string,
-  ): Promise<WithResponse<CallDetail> | undefined> {
-    let reads = 0;
-    for await (const call of this.listRecent(
-      { direction: 'outbound', from: since, limit: 100 },
-      { signal },
-    )) {
-      if (to !== undefined && call.to.number !== to) continue;
-      if (reads++ === MAX_DETAIL_READS) {
-        throw new TelephonyError(
-          `calls.findByIdempotencyKey: ${MAX_DETAIL_READS} outbound calls read without the key, and older ` +
-            'ones remain: pass a later since',
-        );
-      }
-      const detail = await this.get(call.id, { signal }).withResponse();
-      if (detail.data.custom_data?.[IDEMPOTENCY_FIELD] === key) return detail;
-    }
-    return undefined;
+    options: FindByIdempotencyKeyOptions,
+  ): Promise<WithResponse<CallDetail | undefined>> {
+    validateParams(FindByKeySchema, { ...options, key }, 'calls.findByIdempotencyKey');
+    const since = options.since ?? new Date(this.#clock.now() - LOOKBACK_MS);
+    const { findByIdempotencyKey } = await import('./calls-lookup.js');
+    return findByIdempotencyKey(this, key, since, options.signal);
   }
 
   /**

@@ -6,7 +6,6 @@ import { APIPromise, type WithResponse } from '../core/response/api-promise.js';
 import { listPages, type PagePromise } from '../core/response/page.js';
 import { type NumberedPagination, numberedPages } from '../core/response/pagination.js';
 import type { RequestOptions } from '../core/types.js';
-import { quote } from '../core/zod-issues.js';
 import { emailAddress, intBetween, notEmpty, oneOf, openEnum } from './fields.js';
 import { APIResource } from './resource.js';
 
@@ -237,16 +236,9 @@ export class Users extends APIResource {
       ).withResponse();
     } catch (error) {
       if (!(error instanceof TelephonyError) || error.outcome !== 'unknown') throw error;
-      // The service may have created the user: an e-mail names one user, so the list says whether it did.
-      const email = params.email.toLowerCase();
-      const listed = await this.list({ search: params.email, per_page: 100 }, { signal: options?.signal })
-        .withResponse()
-        .catch(() => undefined);
-      const page = listed?.data;
-      const found = page?.items.find((user) => user.email.toLowerCase() === email);
-      if (found !== undefined && listed !== undefined) return { data: found, response: listed.response };
-      error.message += ` users.list({ search: ${quote(params.email, 40)} }) ${page ? 'found no such user just now' : 'failed too'}: ask it again before creating the user again.`;
-      throw error;
+      // The service may have created the user: the list of users by that e-mail says whether it did.
+      const { settleUnknownCreate } = await import('./users-lookup.js');
+      return settleUnknownCreate(this, error, params.email, options?.signal);
     }
   }
 

@@ -100,6 +100,10 @@ describe('API.md: Client', () => {
       transfer_to: string;
       transfer_type: string;
     }>();
+    expectTypeOf(client.calls.waitFor).returns.toEqualTypeOf<APIPromise<CallDetail>>();
+    expectTypeOf(client.calls.findByIdempotencyKey).returns.toEqualTypeOf<
+      APIPromise<CallDetail | undefined>
+    >();
     expectTypeOf(client.stats.calls).returns.toEqualTypeOf<APIPromise<CallStats>>();
     expectTypeOf(client.webhooks.create).returns.resolves.toBeObject();
     expectTypeOf(client.users.list).returns.toEqualTypeOf<PagePromise<User, NumberedPagination>>();

@@ -53,6 +53,38 @@ describe('over real HTTP against the sandbox', () => {
     expect((await c.calls.get(created.data.id)).id).toBe(created.data.id);
   });
 
+  it('.withResponse() of waitFor and findByIdempotencyKey gives the answer of the read that decided', async () => {
+    const { client } = await serveSandbox();
+    const c = client();
+    const answers: Response[] = [];
+    const last: Middleware = async (request, next) => {
+      const response = await next(request);
+      answers.push(response);
+      return response;
+    };
+    const sdk = client({ middleware: [last] });
+    const placed = await c.calls.create({ to: TO }, { idempotencyKey: 'ticket-77' });
+
+    const done = await sdk.calls.waitFor(placed.id, 'completed', { timeout: 120_000 }).withResponse();
+    expect(done.data).toMatchObject({ id: placed.id, status: 'completed' });
+    expect(done.response.status).toBe(200);
+    expect(new URL(done.response.url).pathname).toBe(`/v2/calls/${placed.id}`);
+    // More than one read was made; the answer is the last one's.
+    expect(answers.length).toBeGreaterThan(1);
+    expect(done.response.url).toBe(answers.at(-1)?.url);
+
+    const found = await sdk.calls.findByIdempotencyKey('ticket-77').withResponse();
+    expect(found.data?.id).toBe(placed.id);
+    expect(new URL(found.response.url).pathname).toBe(`/v2/calls/${placed.id}`);
+
+    const none = await sdk.calls.findByIdempotencyKey('ticket-00').withResponse();
+    expect(none.data).toBeUndefined();
+    expect(new URL(none.response.url).pathname).toBe('/v2/calls/recent');
+    expect(none.response.ok).toBe(true);
+    // The promises themselves still resolve to the data.
+    await expect(sdk.calls.findByIdempotencyKey('ticket-00')).resolves.toBeUndefined();
+  });
+
   it('extraQuery reaches the service; extraBody too (the sandbox names the field it does not know)', async () => {
     const { client } = await serveSandbox();
     const urls: string[] = [];

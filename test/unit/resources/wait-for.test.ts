@@ -118,6 +118,8 @@ describe('calls.waitFor', () => {
   it.each([
     ['an empty array', [], {}, 'until'],
     ['an empty status', '', {}, 'until'],
+    ['a number', 3, {}, 'until'],
+    ['an array holding a number', ['ended', 3], {}, 'until'],
     ['a negative timeout', 'ended', { timeout: -1 }, 'timeout'],
     ['a zero first interval', 'ended', { pollInterval: { initial: 0 } }, 'pollInterval.initial'],
     ['an unknown interval key', 'ended', { pollInterval: { min: 5 } }, 'pollInterval.min'],
