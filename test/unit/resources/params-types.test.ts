@@ -12,10 +12,7 @@ import type {
   ListRecentCallsParams,
   ListRecentCallsParamsSchema,
 } from '../../../src/resources/calls-schemas.js';
-
-/** `true` when `A` and `B` are assignable both ways; otherwise `tsc` rejects the call below. */
-type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const same = <A, B>(verdict: Mutual<A, B>) => verdict;
+import { same } from '../../helpers/mutual.js';
 
 describe('params interfaces equal what their schemas accept', () => {
   it('calls', () => {
