@@ -212,27 +212,35 @@ export const TransferredCallSchema = z.looseObject({
   transfer_type: openEnum<'blind' | 'attended'>(),
 });
 
-/** Query of `GET /v2/calls/recent`. Unknown keys are refused (a typo would silently not filter). */
+/** Query of `GET /v2/calls/recent`, held equal to {@link ListRecentCallsParams} by a type test. Unknown keys are refused (a typo would silently not filter). */
 export const ListRecentCallsParamsSchema = z.strictObject({
-  /** 1–100, default 20. */
   limit: z.optional(intBetween(1, 100)),
-  /** Calls skipped, default 0. `for await` advances it for you. */
   offset: z.optional(intBetween(0)),
-  /** Only `inbound` or `outbound` calls; default `all`. */
   direction: z.optional(oneOf(['inbound', 'outbound', 'all'])),
-  /** Only `answered`, `missed` or `voicemail` calls; default `all`. */
   status: z.optional(oneOf(['answered', 'missed', 'voicemail', 'all'])),
-  /** Start of the period: ISO 8601 string (`2024-01-31`, `2024-01-31T09:00:00Z`) or `Date`. */
   from: z.optional(isoDate()),
-  /** End of the period: ISO 8601 string or `Date`. */
   to: z.optional(isoDate()),
-  /** Administrators only. */
   user_id: z.optional(z.string()),
 });
 /**
  * Filters of `calls.listRecent`; all optional. Unknown keys reject with `ValidationError`.
  */
-export interface ListRecentCallsParams extends z.input<typeof ListRecentCallsParamsSchema> {}
+export interface ListRecentCallsParams {
+  /** Calls per page: an integer 1–100, default 20. */
+  limit?: number | undefined;
+  /** Calls skipped: an integer ≥ 0, default 0. `for await` advances it for you. */
+  offset?: number | undefined;
+  /** Only `inbound` or `outbound` calls; default `all`. */
+  direction?: 'inbound' | 'outbound' | 'all' | undefined;
+  /** Only `answered`, `missed` or `voicemail` calls; default `all`. */
+  status?: 'answered' | 'missed' | 'voicemail' | 'all' | undefined;
+  /** Start of the period: ISO 8601 string (`2024-01-31`, `2024-01-31T09:00:00Z`) or `Date`. */
+  from?: string | Date | undefined;
+  /** End of the period: ISO 8601 string or `Date`. */
+  to?: string | Date | undefined;
+  /** Only this user's calls; administrators only. */
+  user_id?: string | undefined;
+}
 
 /** 1–255 characters, none of them a control character (a key shows in messages and in `custom_data`). */
 const idempotencyKey = () =>
@@ -248,19 +256,13 @@ export const CreateCallOptionsSchema = z.looseObject({ idempotencyKey: z.optiona
 /** Options of `calls.findByIdempotencyKey`, and its key. */
 export const FindByKeySchema = z.looseObject({ key: idempotencyKey(), since: z.optional(isoDate()) });
 
-/** Body of `POST /v2/calls`. */
+/** Body of `POST /v2/calls`, held equal to {@link CreateCallParams} by a type test. */
 export const CreateCallParamsSchema = z.strictObject({
-  /** E.164 number to call. */
   to: e164(),
-  /** Caller number of the account, E.164. */
   from: z.optional(e164()),
-  /** Caller user; administrators only. */
   user_id: z.optional(z.string()),
-  /** Default false. */
   record: z.optional(z.boolean()),
-  /** Called when the call status changes; an `http:` or `https:` URL. */
   callback_url: z.optional(httpUrl()),
-  /** Attached to the call, returned as sent. Its key `telephony_sdk_idempotency_key` is the SDK's. */
   custom_data: z.optional(
     jsonObject().check(
       z.refine((data) => !Object.hasOwn(data, IDEMPOTENCY_FIELD), {
@@ -273,7 +275,23 @@ export const CreateCallParamsSchema = z.strictObject({
 /**
  * What `calls.create` needs: at least `to` (E.164). Invalid values reject with `ValidationError` before any request.
  */
-export interface CreateCallParams extends z.input<typeof CreateCallParamsSchema> {}
+export interface CreateCallParams {
+  /** Number to call, E.164 (`+14155550123`). */
+  to: string;
+  /** Caller number, E.164; must be a valid number of the account. */
+  from?: string | undefined;
+  /** Caller user; administrators only. */
+  user_id?: string | undefined;
+  /** Record the call; default false. */
+  record?: boolean | undefined;
+  /** Called when the call status changes; an `http:` or `https:` URL. */
+  callback_url?: string | undefined;
+  /**
+   * JSON object attached to the call, returned as sent. Its key `telephony_sdk_idempotency_key` is the
+   * SDK's (the `idempotencyKey` option).
+   */
+  custom_data?: Record<string, unknown> | undefined;
+}
 
 /**
  * The body of a `calls.create` given an idempotency key: the caller's params, checked (so the reserved

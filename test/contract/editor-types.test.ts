@@ -33,6 +33,11 @@ export const users = await client.users.list();
 export const user = await client.users.get('usr_1');
 export const deleted = await client.users.delete('usr_1');
 export const params: ListRecentCallsParams = {};
+export const limit: ListRecentCallsParams['limit'] = 20;
+export const recent = await client.calls.listRecent({ limit: 20, offset: 0 });
+export const record = await client.calls.create({ to: '+14155550123', record: true });
+export const perPage = await client.users.list({ per_page: 10 });
+export const groupBy = await client.stats.calls({ from: '2026-11-01', to: '2026-11-02', group_by: 'day' });
 export const webhook = await client.webhooks.create({ url: 'https://example.com/h', events: ['call.ended'] });
 export const webhookId = webhook.webhook?.id ?? webhook.id;
 export const event = await verifyWebhook('{}', 't=1,v1=00', 'whsec_x');
@@ -118,6 +123,11 @@ describe('types as an editor shows them', () => {
       user: 'User',
       deleted: 'DeletedUser',
       params: 'ListRecentCallsParams',
+      limit: 'number | undefined',
+      recent: 'Page<Call, OffsetPagination>',
+      record: 'CreatedCall',
+      perPage: 'Page<User, NumberedPagination>',
+      groupBy: 'CallStats',
       webhook: 'CreatedWebhook',
       webhookId: 'string | undefined',
       event: 'WebhookEvent',
@@ -143,6 +153,15 @@ describe('types as an editor shows them', () => {
     expect(doc('stats.by_day')).toMatch(/present when `group_by` is `day`/);
     expect(doc('ended.ended_at')).toMatch(/End time/);
     expect(doc('page.pagination.has_more')).toMatch(/more items follow this page/);
+  });
+
+  it('a hover on a params field shows its doc, from dist/', () => {
+    const doc = (text: string) =>
+      ts.displayPartsToString(service.getQuickInfoAtPosition(probePath, at(text))?.documentation);
+    expect(doc("ListRecentCallsParams['limit")).toMatch(/default 20/);
+    expect(doc('listRecent({ limit')).toMatch(/default 20/);
+    expect(doc('limit: 20, offset')).toMatch(/Calls skipped/);
+    expect(doc("'+14155550123', record")).toMatch(/Record the call/);
   });
 
   it('go-to-definition lands on a declaration named like the type, in a file of dist/', () => {

@@ -41,10 +41,7 @@ import type {
   UserPreferencesSchema,
   UserSchema,
 } from '../../../src/resources/users.js';
-
-/** `true` when `A` and `B` are assignable both ways; otherwise `tsc` rejects the call below. */
-type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const same = <A, B>(verdict: Mutual<A, B>) => verdict;
+import { same } from '../../helpers/mutual.js';
 
 describe('result interfaces equal what their schemas parse', () => {
   it('calls', () => {
