@@ -413,7 +413,10 @@ export class Caller {
     const maxWaitMs = deadline === undefined ? capMs : Math.min(capMs, deadline.left() - 1);
     const reservation = this.#pacing.reserve(plan.version, maxWaitMs, timeout, after429);
     if (reservation === undefined) return 0;
-    const { waitMs, reason } = await abortable(reservation, plan.signal);
+    // The store's answer is a wait of the call too: a slow store must not carry it past its deadline
+    // (its own bound is the attempt's `timeout`), nor may an answer that came after it let it send.
+    const answered = abortable(reservation, plan.signal);
+    const { waitMs, reason } = await (deadline === undefined ? answered : deadline.within(answered));
     if (waitMs > capMs && reason !== undefined) return { kind: 'held_back', waitMs, reason, maxRetryAfterMs };
     if (waitMs <= 0 || reason === undefined) return 0;
     if (deadline !== undefined && !deadline.fits(waitMs)) return passed(deadline, false);
