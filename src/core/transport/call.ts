@@ -413,7 +413,7 @@ export class Caller {
     // A slot the call will not use (past the cap, or past its deadline) is not taken: the store still
     // answers the wait, and a call its deadline refuses spends no budget.
     const maxWaitMs = deadline === undefined ? capMs : Math.min(capMs, deadline.left() - 1);
-    const reservation = this.#pacing.reserve(plan.version, maxWaitMs, timeout, after429);
+    const reservation = this.#pacing.reserve(plan.version, maxWaitMs, timeout, after429, plan.signal);
     if (reservation === undefined) return 0;
     // The store's answer is a wait of the call too: a slow store must not carry it past its deadline
     // (its own bound is the attempt's `timeout`), nor may an answer that came after it let it send.
