@@ -104,7 +104,7 @@ describe('redisDedupStore on node-redis, commands without the driver timer', () 
     expect(await store.begin('evt_warm', 30, 'tok_warm')).toBe('claimed');
 
     server.pause();
-    const inFlight = store.begin('evt_mid', 30, 'tok_mid');
+    const inFlight = Promise.resolve(store.begin('evt_mid', 30, 'tok_mid'));
     inFlight.catch(() => {});
     // Written while the client was ready: the command sits unread in the frozen server's socket.
     await vi.waitFor(() => expect(unreadBytes(server.port)).toBeGreaterThan(0), {
