@@ -8,7 +8,8 @@ import { type TracedCall, TracedTransport, type TracingTransport } from './trace
 type Method = (...args: unknown[]) => APIPromise<unknown>;
 
 /** A method's result as `.withResponse()` gives it, typed as a list's so a `PagePromise` can carry it. */
-const answerOf = (result: APIPromise<unknown>) => result.withResponse() as Promise<WithResponse<Page<unknown>>>;
+const answerOf = (result: APIPromise<unknown>) =>
+  result.withResponse() as Promise<WithResponse<Page<unknown>>>;
 
 /**
  * Makes each method of `target`'s class (or the ones `names` lists) a traced call named `prefix` +

@@ -7,7 +7,9 @@ export function fakeTransport(answer: (request: RawRequest) => unknown) {
     send(request) {
       requests.push(request);
       const response = new Response(null);
-      return new APIPromise((async () => ({ data: await answer(request), response, requestId: 'req_fake' }))());
+      return new APIPromise(
+        (async () => ({ data: await answer(request), response, requestId: 'req_fake' }))(),
+      );
     },
     download(request) {
       requests.push(request);
