@@ -1,8 +1,8 @@
 import type { Tracer } from '@opentelemetry/api';
 import { HttpResponse, http } from 'msw';
-import { type APIPromise, TelephonyClient } from 'telephony-sdk';
+import { type APIPromise, TelephonyClient, type WithResponse } from 'telephony-sdk';
 import { createSandbox, type Sandbox } from 'telephony-sdk/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { BASE } from '../../helpers/client.js';
 import { server } from '../../helpers/server.js';
 import { otel } from '../../helpers/tracing.js';
@@ -110,5 +110,17 @@ describe.each([
     const first = await client.calls.listRecent().withResponse();
     const second = await client.calls.listRecent().withResponse();
     expect(first.requestId).not.toBe(second.requestId);
+  });
+});
+
+describe('.withResponse() types', () => {
+  it('a download is typed as the Response it gives, with the request id', () => {
+    type Download = ReturnType<TelephonyClient['calls']['downloadRecording']>;
+    expectTypeOf<Download>().toEqualTypeOf<APIPromise<Response>>();
+    expectTypeOf<ReturnType<Download['withResponse']>>().resolves.toEqualTypeOf<WithResponse<Response>>();
+    expectTypeOf<ReturnType<TelephonyClient['transport']['download']>>().toEqualTypeOf<
+      APIPromise<Response>
+    >();
+    expectTypeOf<WithResponse<unknown>['requestId']>().toEqualTypeOf<string>();
   });
 });
