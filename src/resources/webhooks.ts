@@ -85,12 +85,12 @@ export class Webhooks extends APIResource {
       const body = validateParams(CreateWebhookParamsSchema, params, operation);
       refuseNamed(options?.extraBody, paramNames(CreateWebhookParamsSchema), 'extraBody', operation);
       // The POST's own 2xx answer is read leniently: a body that is not JSON is no error here.
-      const { data: sent, response } = await this.transport
+      const { data: sent, ...answered } = await this.transport
         .send({ method: 'POST', path: '/v2/webhooks', body, secrets: [body.secret], lenient: true }, options)
         .withResponse();
       const data = isRecord(sent) && isRecord(sent.data) ? sent.data : sent;
       // Not validated: a lenient zod check (z.catch per field) would cost the whole bundle 3 kB gzip.
-      return { data: isRecord(data) ? (data as CreatedWebhook) : {}, response };
+      return { ...answered, data: isRecord(data) ? (data as CreatedWebhook) : {} };
     };
     return new APIPromise(answer());
   }
