@@ -1,7 +1,8 @@
 /**
  * `telephony-sdk/testing` in browser code (a component test, a Storybook story) bundles with no
  * bundler setting: what package.json's exports give every bundler (dist/testing.cjs) holds no static
- * `require`/`import` of a Node module, since `listen()` loads node:http only when it is called.
+ * `require`/`import` of a Node module, since `listen()` reaches node:http only when it is called,
+ * through `process.getBuiltinModule`.
  */
 import { join } from 'node:path';
 import { build } from 'esbuild';
