@@ -148,24 +148,15 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
   res.end();
 }
 
-type NodeHttp = typeof import('node:http');
-
-/** What `listen()` says where node:http cannot be reached. */
-const NO_NODE_HTTP =
-  'sandbox.listen() needs node:http, reached through process.getBuiltinModule (Node 20.16+ or 22.3+, Bun, Deno); elsewhere use sandbox.fetch or mswHandlers';
-
 /**
- * node:http, reached when `listen()` is called through `process.getBuiltinModule`, neither an
- * `import` nor a `require`: the CommonJS build turns any `import()` into `require(specifier)`,
- * which webpack reports as a critical dependency, and a literal would be resolved by every
- * bundler. So the testing entry bundles for a browser with no setting and no warning, and loads in
- * runtimes without node:http.
+ * node:http, loaded when `listen()` is called. The specifier is a variable so that no build turns
+ * it into a static `require("node:http")` (the CommonJS build makes one of a literal `import()`)
+ * and no bundler tries to resolve it: the testing entry bundles for a browser with no setting,
+ * and loads in runtimes without node:http.
  */
-function nodeHttp(): NodeHttp {
-  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const http = process?.getBuiltinModule?.('node:http') as NodeHttp | undefined;
-  if (!http) throw new Error(NO_NODE_HTTP);
-  return http;
+function nodeHttp(): Promise<typeof import('node:http')> {
+  const specifier = 'node:http';
+  return import(/* webpackIgnore: true */ /* @vite-ignore */ specifier);
 }
 
 /** Serves `handle` with node:http on 127.0.0.1 only. */
@@ -173,7 +164,7 @@ export async function listenOnLoopback(
   handle: (request: Request) => Promise<Response>,
   port = 0,
 ): Promise<ListeningSandbox> {
-  const { createServer } = nodeHttp();
+  const { createServer } = await nodeHttp();
   let origin = '';
   const server = createServer((req, res) => {
     // Everything inside the chain: whatever a request holds, its failure is a 500, never a crash.

@@ -1,8 +1,7 @@
 /**
  * `telephony-sdk/testing` in browser code (a component test, a Storybook story) bundles with no
  * bundler setting: what package.json's exports give every bundler (dist/testing.cjs) holds no static
- * `require`/`import` of a Node module, since `listen()` reaches node:http only when it is called,
- * through `process.getBuiltinModule`.
+ * `require`/`import` of a Node module, since `listen()` loads node:http only when it is called.
  */
 import { join } from 'node:path';
 import { build } from 'esbuild';
