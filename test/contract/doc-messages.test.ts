@@ -54,6 +54,15 @@ const cases: { docs: string[]; quote: string; produce: () => Promise<string> }[]
     },
   },
   {
+    docs: ['docs/resources.md'],
+    quote: 'recording_url must be the call or its\nrecording_url, not a call id: pass await calls.get(id)',
+    produce: async () =>
+      (await messageOf(() => sandboxClient().calls.downloadRecording('call_000001'))).replace(
+        'its recording_url',
+        'its\nrecording_url',
+      ),
+  },
+  {
     docs: ['docs/webhooks.md'],
     quote: 'timestamp must be a whole number of seconds, e.g.\nMath.floor(Date.now() / 1000)',
     produce: async () =>
