@@ -41,6 +41,10 @@ const REDIS_CODE = "redis.call('TIME')";
 /** Text only the pacer and the client-credentials flow ship (their messages). */
 const PACING_CODE = 'shared state did not answer within';
 const CLIENT_CREDENTIALS_CODE = 'grant_type';
+/** Text only the log lines, the middleware chain and the deprecation-header reading ship. */
+const LOG_CODE = '[telephony-sdk]';
+const MIDDLEWARE_CODE = 'next() was called twice';
+const DEPRECATION_CODE = 'Deprecation/Sunset headers';
 
 /** A client that calls every resource method, so tree-shaking keeps all of them. */
 const wholeSdk = `
@@ -103,7 +107,14 @@ const entries: Entry[] = [
     budgetKb: 32,
     goalKb: 27,
     needs: ['src/core/pacing/pacing.ts', 'dist/index.js'],
-    foreignCode: [REDIS_CODE, PACING_CODE, CLIENT_CREDENTIALS_CODE],
+    foreignCode: [
+      REDIS_CODE,
+      PACING_CODE,
+      CLIENT_CREDENTIALS_CODE,
+      LOG_CODE,
+      MIDDLEWARE_CODE,
+      DEPRECATION_CODE,
+    ],
     firstLoad: true,
   },
   {

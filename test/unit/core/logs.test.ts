@@ -2,8 +2,9 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import winston from 'winston';
-import { environmentLevel, type Logger, resolveLevel } from '../../../src/core/logs/level.js';
-import { type AttemptLine, clientLog, Log, withoutQuerySecrets } from '../../../src/core/logs/log.js';
+import { DeferredLog } from '../../../src/core/logs/deferred-log.js';
+import { environmentLevel, type Logger, type LogLevel, resolveLevel } from '../../../src/core/logs/level.js';
+import { type AttemptLine, Log, withoutQuerySecrets } from '../../../src/core/logs/log.js';
 import { redactor } from '../../../src/core/response/redact.js';
 import { CANARY, SECRETS } from '../../helpers/client.js';
 import { expectNoSecretIn, secretForms } from '../../helpers/secret-scan.js';
@@ -21,6 +22,9 @@ function recording() {
 }
 
 const hide = (text: string) => redactor(SECRETS)(text) as string;
+/** The client's log as a client makes it, holding the canary secrets. */
+const deferred = (logger: Logger, logLevel?: LogLevel) =>
+  new DeferredLog({ logger, logLevel, secrets: () => SECRETS, patterns: new Map() });
 const attempt: AttemptLine = {
   requestId: 'req_1',
   operation: 'calls.listRecent',
@@ -216,16 +220,56 @@ describe('logLevel and TELEPHONY_LOG', () => {
     expect(environmentLevel()).toBeUndefined();
   });
 
-  it('a client at TELEPHONY_LOG=debug logs debug lines; an unknown value is said once and logs at warn', () => {
+  it('a client at TELEPHONY_LOG=debug logs debug lines; an unknown value is said once and logs at warn', async () => {
     const { lines, logger } = recording();
     vi.stubEnv('TELEPHONY_LOG', 'debug');
-    clientLog(logger, undefined, hide).attempt(attempt);
+    deferred(logger).attempt(attempt);
+    await vi.dynamicImportSettled();
     expect(lines).toHaveLength(1);
     vi.stubEnv('TELEPHONY_LOG', `loud${CANARY.apiKey}`);
-    const log = clientLog(logger, undefined, hide);
+    const log = deferred(logger);
     log.attempt(attempt);
+    await vi.dynamicImportSettled();
     expect(lines.slice(1)).toEqual([
       'warn [telephony-sdk] warning unknown_log_level: TELEPHONY_LOG="loud[redacted]" names no level (off, error, warn, info, debug): logging at warn',
     ]);
+  });
+});
+
+describe('the client log loads its lines’ code when a line is due', () => {
+  afterEach(() => {
+    vi.doUnmock('../../../src/core/logs/log.js');
+  });
+
+  it('at the default level: no call or attempt line, and warnings written in the order given once loaded, then at once', async () => {
+    const { lines, logger } = recording();
+    const log = deferred(logger);
+    expect([log.debugging, log.informing]).toEqual([false, false]);
+    log.attempt(attempt);
+    log.call({ requestId: 'req_1', operation: 'users.get', attempts: 1, ms: 40, status: 200 });
+    log.warning({ code: 'first', message: 'one' });
+    log.warning({ code: 'second', message: `two ${CANARY.apiKey}` });
+    expect(lines).toEqual([]);
+    await vi.dynamicImportSettled();
+    expect(lines).toEqual([
+      'warn [telephony-sdk] warning first: one',
+      'warn [telephony-sdk] warning second: two [redacted]',
+    ]);
+    log.warning({ code: 'third', message: 'three' });
+    expect(lines).toHaveLength(3);
+  });
+
+  it('a log whose code cannot load drops the lines it was given, and the next line loads it again', async () => {
+    const { lines, logger } = recording();
+    vi.doMock('../../../src/core/logs/log.js', () => {
+      throw new Error('chunk failed to load');
+    });
+    const log = deferred(logger, 'info');
+    log.warning({ code: 'lost', message: 'while loading' });
+    await vi.dynamicImportSettled();
+    vi.doUnmock('../../../src/core/logs/log.js');
+    log.warning({ code: 'kept', message: 'after' });
+    await vi.dynamicImportSettled();
+    expect(lines).toEqual(['warn [telephony-sdk] warning kept: after']);
   });
 });
