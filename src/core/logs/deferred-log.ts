@@ -17,7 +17,8 @@ export interface LogSettings {
  * at construction for a client that logs its calls (info, debug) or has a `TELEPHONY_LOG` to report;
  * at its first warning for one at the default level. A bundle then splits them off what a browser
  * client loads first, and a call that logs nothing reads two flags, with no promise. Lines asked for
- * while the code loads are written once it has, in the order asked.
+ * while the code loads (a warning, for a client at the default level) are written once it has, in the
+ * order asked.
  */
 export class DeferredLog {
   /** Whether debug lines are written: callers skip building them otherwise (fields, read per attempt). */
@@ -39,6 +40,14 @@ export class DeferredLog {
     this.informing = level >= LOG_LEVELS.indexOf('info');
     this.#warning = level >= LOG_LEVELS.indexOf('warn');
     if (this.informing || this.#level.unknown !== undefined) this.#load();
+  }
+
+  /**
+   * The code while it loads, `undefined` once it has (or before a line was due): a client that logs
+   * its calls waits for it before a call, so each line is written as it happens (call.ts).
+   */
+  get loading(): Promise<void> | undefined {
+    return this.#log === undefined ? this.#loading : undefined;
   }
 
   /** One attempt (debug). */

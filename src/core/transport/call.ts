@@ -162,6 +162,16 @@ export class Caller {
   run(plan: CallPlan): Promise<CallResult> {
     const attempts: AttemptRecord[] = [];
     if (!this.log.informing) return this.#run(plan, attempts);
+    // A client that logs its calls (info, debug) has its lines written as they happen: until the
+    // log's code has loaded (since construction), a call waits for it.
+    const loading = this.log.loading;
+    return loading === undefined
+      ? this.#logged(plan, attempts)
+      : loading.then(() => this.#logged(plan, attempts));
+  }
+
+  /** {@link Caller.run} for a client that logs its calls: a line when the call ends. */
+  #logged(plan: CallPlan, attempts: AttemptRecord[]): Promise<CallResult> {
     const startedAt = Date.now();
     const line = { requestId: plan.requestId, operation: plan.operation };
     return this.#run(plan, attempts).then(

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { HttpResponse, http } from 'msw';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import winston from 'winston';
@@ -6,8 +7,9 @@ import { DeferredLog } from '../../../src/core/logs/deferred-log.js';
 import { environmentLevel, type Logger, type LogLevel, resolveLevel } from '../../../src/core/logs/level.js';
 import { type AttemptLine, Log, withoutQuerySecrets } from '../../../src/core/logs/log.js';
 import { redactor } from '../../../src/core/response/redact.js';
-import { CANARY, SECRETS } from '../../helpers/client.js';
+import { BASE, CANARY, SECRETS, testClient } from '../../helpers/client.js';
 import { expectNoSecretIn, secretForms } from '../../helpers/secret-scan.js';
+import { server } from '../../helpers/server.js';
 
 /** A logger that keeps each line with its level. */
 function recording() {
@@ -257,6 +259,29 @@ describe('the client log loads its lines’ code when a line is due', () => {
     ]);
     log.warning({ code: 'third', message: 'three' });
     expect(lines).toHaveLength(3);
+  });
+
+  it('a client logging its calls waits for that code before a call: every line is written by the time it settles', async () => {
+    server.use(http.get(`${BASE}/v2/x`, () => HttpResponse.json({})));
+    let open = () => {};
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    vi.doMock('../../../src/core/logs/log.js', async (original) => {
+      await opened;
+      return original();
+    });
+    const { lines, logger } = recording();
+    const client = testClient({ clientId: undefined, clientSecret: undefined, accessToken: 'tok_x', logger });
+    let settled = false;
+    const call = client.request({ method: 'GET', path: '/v2/x' }).finally(() => {
+      settled = true;
+    });
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    open();
+    await call;
+    expect(lines.map((line) => line.split(' ')[0])).toEqual(['debug', 'info']);
   });
 
   it('a log whose code cannot load drops the lines it was given, and the next line loads it again', async () => {
