@@ -99,9 +99,10 @@ export interface Transport {
    * with its body unread, for answers the caller reads itself (a recording's stream). `timeout`
    * covers the wait for the headers; the call's `signal` still stops the body. `path` may also be an
    * absolute URL, accepted only on the origin of the configured base URL for its version, so a
-   * credential is never sent to another host.
+   * credential is never sent to another host. `.withResponse()` gives that same `Response` as `data`
+   * and `response`, its body still unread.
    */
-  download(request: RawRequest, options?: RequestOptions): Promise<Response>;
+  download(request: RawRequest, options?: RequestOptions): APIPromise<Response>;
 }
 
 /**

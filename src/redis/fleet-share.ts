@@ -64,7 +64,13 @@ export class FleetShare implements FleetBudget {
     this.#failSafe = failSafe;
   }
 
-  async reserve(scope: string, asked: RateBudget, now: number, boundMs: number): Promise<Reservation> {
+  async reserve(
+    scope: string,
+    asked: RateBudget,
+    now: number,
+    boundMs: number,
+    signal?: AbortSignal,
+  ): Promise<Reservation> {
     let state = this.#scopes.get(scope);
     if (state === undefined) {
       state = { members: 1, degradedUntil: 0, unstoredSince: Infinity, unused: [] };
@@ -82,7 +88,9 @@ export class FleetShare implements FleetBudget {
       }
       if (answer.againAt - now > maxWaitMs)
         return { waitMs: Math.max(answer.waitMs + (at - now), maxWaitMs + 1), reason: 'pacing' };
-      if (answer.againAt > at) await this.#failSafe.clock.sleep(answer.againAt - at);
+      // An aborted call is over: it asks no more (its holds would last up to its `maxWaitMs`).
+      signal?.throwIfAborted();
+      if (answer.againAt > at) await this.#failSafe.clock.sleep(answer.againAt - at, signal);
       at = this.#failSafe.clock.now();
     }
   }

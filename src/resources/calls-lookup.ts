@@ -56,8 +56,8 @@ export async function settleUnknownCreate(
     error.message += ` Looking the call up failed too (${errorText(lookUp)}): ask ${ask} before placing it again.`;
     throw error;
   }
-  const { data, response } = found;
-  if (data !== undefined) return { data, response };
+  const { data } = found;
+  if (data !== undefined) return { ...found, data };
   error.message += ` ${ask} found no such call just now; a placed call shows within seconds, so ask again before placing it again.`;
   throw error;
 }
@@ -92,7 +92,7 @@ async function find(
       const detail = await calls.get(call.id, { signal }).withResponse();
       if (detail.data.custom_data?.[IDEMPOTENCY_FIELD] === key) return detail;
     }
-    if (!listed.data.hasNextPage()) return { data: undefined, response: listed.response };
+    if (!listed.data.hasNextPage()) return { ...listed, data: undefined };
     listed = await listed.data.getNextPage().withResponse();
   }
 }

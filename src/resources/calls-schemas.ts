@@ -309,19 +309,25 @@ export const keyedCreateCallSchema = (key: string) =>
     }),
   );
 
-/** Body of `POST /v2/calls/{call_id}/transfer`. */
+/** Body of `POST /v2/calls/{call_id}/transfer`, held equal to {@link TransferCallParams} by a type test. */
 export const TransferCallParamsSchema = z.strictObject({
-  /** Phone number or user id. */
   to: z.string().check(notEmpty('must be a phone number or a user id')),
-  /** `blind` (default, immediate) or `attended`. */
   type: z.optional(oneOf(['blind', 'attended'])),
-  /** Called when the transfer is finished; an `http:` or `https:` URL. */
   callback_url: z.optional(httpUrl()),
 });
 /**
- * What `calls.transfer` needs: `to` (number or user id) and optionally `type` and `callback_url`.
+ * What `calls.transfer` needs: `to`, and optionally `type` and `callback_url` (SPEC.md, POST
+ * /v2/calls/{call_id}/transfer). Invalid values and unknown keys reject with `ValidationError` before
+ * any request.
  */
-export interface TransferCallParams extends z.input<typeof TransferCallParamsSchema> {}
+export interface TransferCallParams {
+  /** Where the call goes: a phone number, E.164 (`+14155550199`), or a user id; not empty. */
+  to: string;
+  /** `blind` (immediate; the default) or `attended`. */
+  type?: 'blind' | 'attended' | undefined;
+  /** Called when the transfer is finished; an `http:` or `https:` URL. */
+  callback_url?: string | undefined;
+}
 
 /** What `calls.waitFor` takes beside the call id, checked before the first read. */
 export const WaitForCallSchema = z.looseObject({

@@ -308,7 +308,7 @@ export class Calls extends APIResource {
       }),
       options,
     ).withResponse();
-    if (ended.data !== null) return { data: ended.data, response: ended.response };
+    if (ended.data !== null) return { ...ended, data: ended.data };
     return this.#endedAt(callId, options).withResponse();
   }
 
@@ -351,8 +351,10 @@ export class Calls extends APIResource {
 
   /**
    * Downloads a recording with the client's auth. Takes a call (its `recording_url`) or the URL itself;
-   * resolves to the `Response`, whose `body` is a stream. An absolute URL is accepted only on the
-   * origin of the configured base URL, so the credential never goes to another host.
+   * resolves to the `Response`, whose `body` is a stream, read only as you read it. An absolute URL is
+   * accepted only on the origin of the configured base URL, so the credential never goes to another
+   * host. `.withResponse()` gives that same `Response` as `data` and `response` (headers at hand, the
+   * body still unread) with the call's `requestId`.
    *
    * @throws {ValidationError} (a rejection) when the call has no recording (`recording_url` is `null`).
    *
@@ -360,20 +362,22 @@ export class Calls extends APIResource {
    * ```ts
    * const call = await client.calls.get('call_123');
    * if (call.recording_url) {
-   *   const response = await client.calls.downloadRecording(call);
+   *   const { response, requestId } = await client.calls.downloadRecording(call).withResponse();
+   *   console.log(requestId, response.headers.get('content-type'), response.headers.get('content-length'));
    *   await writeFile('call_123.recording', Buffer.from(await response.arrayBuffer()));
    * }
    * ```
    */
-  async downloadRecording(
+  downloadRecording(
     callOrRecordingUrl: Pick<Call, 'recording_url'> | string,
     options?: RequestOptions,
-  ): Promise<Response> {
+  ): APIPromise<Response> {
     const url =
       typeof callOrRecordingUrl === 'string' ? callOrRecordingUrl : callOrRecordingUrl.recording_url;
     if (typeof url !== 'string' || url === '') {
       const message = 'is null: the call has no recording';
-      throw new ValidationError(`recording_url ${message}`, [{ path: 'recording_url', message }]);
+      const refused = new ValidationError(`recording_url ${message}`, [{ path: 'recording_url', message }]);
+      return new APIPromise(Promise.reject(refused));
     }
     return this.transport.download({ method: 'GET', path: url }, options);
   }

@@ -30,23 +30,36 @@ export const LegacyCallSchema = z.looseObject({
   status: openEnum<(typeof CALL_STATUSES)[number]>(),
 });
 
-/** Query of `GET /v1/calls`. Unknown keys are refused (a typo would silently not filter). */
+/**
+ * Query of `GET /v1/calls`, held equal to {@link ListLegacyCallsParams} by a type test. Unknown keys
+ * are refused (a typo would silently not filter).
+ */
 export const ListLegacyCallsParamsSchema = z.strictObject({
-  /** Page number, from 1. */
   page: z.optional(intBetween(1)),
-  /** Calls per page, at least 1. */
   per_page: z.optional(intBetween(1)),
-  /** Only calls in this status. */
   status: z.optional(oneOf(CALL_STATUSES)),
-  /** Start of the period: ISO 8601 string (`2024-01-31`) or `Date`. */
   date_from: z.optional(isoDate()),
-  /** End of the period: ISO 8601 string or `Date`. */
   date_to: z.optional(isoDate()),
 });
 /**
- * Filters and paging of `legacyCalls.list`; all optional. Unknown keys reject with `ValidationError`.
+ * Filters and paging of `legacyCalls.list`; all optional. SPEC.md names them (Version 1) without
+ * their rules. Unknown keys reject with `ValidationError`.
  */
-export interface ListLegacyCallsParams extends z.input<typeof ListLegacyCallsParamsSchema> {}
+export interface ListLegacyCallsParams {
+  /** Page number: an integer ≥ 1, default 1. `for await` advances it for you. */
+  page?: number | undefined;
+  /** Calls per page: an integer ≥ 1; SPEC.md gives page-style lists a default of 10 and a maximum of 100 (Limits). */
+  per_page?: number | undefined;
+  /**
+   * Only calls in this status: `initiating`, `ringing`, `answered`, `missed`, `voicemail`, `completed`,
+   * `transferring` or `ended` (SPEC.md, Call status values).
+   */
+  status?: (typeof CALL_STATUSES)[number] | undefined;
+  /** Start of the period: ISO 8601 string (`2024-01-31`, `2024-01-31T09:00:00Z`) or `Date`. */
+  date_from?: string | Date | undefined;
+  /** End of the period: ISO 8601 string or `Date`. */
+  date_to?: string | Date | undefined;
+}
 
 /** Calls through the v1 API (authorized with the API key at `baseUrlV1`). */
 export class LegacyCalls extends APIResource {

@@ -67,21 +67,31 @@ export const CallStatsSchema = z.looseObject({
   by_day: z.optional(z.array(DailyCallStatsSchema)),
 });
 
-/** Query of `GET /v2/calls/stats`. */
+/** Query of `GET /v2/calls/stats`, held equal to {@link CallStatsParams} by a type test. Unknown keys are refused. */
 export const CallStatsParamsSchema = z.strictObject({
-  /** Start of the period (ISO 8601 or `Date`). */
   from: isoDate(),
-  /** End of the period (ISO 8601 or `Date`). */
   to: isoDate(),
-  /** Default `none`. */
   group_by: z.optional(oneOf(['day', 'week', 'month', 'none'])),
-  /** Administrators only. */
   user_id: z.optional(z.string()),
 });
 /**
- * What `stats.calls` needs: the period (`from`, `to`, both required) and optionally `group_by` and `user_id`.
+ * What `stats.calls` needs: the period (`from`, `to`, both required) and optionally `group_by` and
+ * `user_id` (SPEC.md, GET /v2/calls/stats). Invalid values and unknown keys reject with
+ * `ValidationError` before any request.
  */
-export interface CallStatsParams extends z.input<typeof CallStatsParamsSchema> {}
+export interface CallStatsParams {
+  /** Start of the period, required: ISO 8601 string (`2024-01-01`, `2024-01-01T00:00:00Z`) or `Date`. */
+  from: string | Date;
+  /** End of the period, required: ISO 8601 string or `Date`. */
+  to: string | Date;
+  /**
+   * `day` adds one entry per day as `by_day`; `week` and `month` group too (the result keeps their
+   * groupings as extra fields, unnamed by SPEC.md); default `none`, totals only.
+   */
+  group_by?: 'day' | 'week' | 'month' | 'none' | undefined;
+  /** Only this user's calls; administrators only. */
+  user_id?: string | undefined;
+}
 
 const StatsData = z.looseObject({ stats: CallStatsSchema });
 

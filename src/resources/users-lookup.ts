@@ -26,7 +26,7 @@ export async function settleUnknownCreate(
   const page = listed?.data;
   const wanted = email.toLowerCase();
   const found = page?.items.find((user) => user.email.toLowerCase() === wanted);
-  if (found !== undefined && listed !== undefined) return { data: found, response: listed.response };
+  if (found !== undefined && listed !== undefined) return { ...listed, data: found };
   error.message += ` users.list({ search: ${quote(email, 40)} }) ${page ? 'found no such user just now' : 'failed too'}: ask it again before creating the user again.`;
   throw error;
 }

@@ -88,67 +88,98 @@ export const UserSchema = z.looseObject({
   preferences: z.optional(UserPreferencesSchema),
 });
 
-/** Query of `GET /v1/users`. Unknown keys are refused. */
+/** Query of `GET /v1/users`, held equal to {@link ListUsersParams} by a type test. Unknown keys are refused. */
 export const ListUsersParamsSchema = z.strictObject({
-  /** ≥ 1, default 1. */
   page: z.optional(intBetween(1)),
-  /** 1–100, default 10. */
   per_page: z.optional(intBetween(1, 100)),
-  /** Only users with this role. */
   role: z.optional(oneOf(ROLES)),
-  /** Only users in this status. */
   status: z.optional(oneOf(['active', 'inactive', 'pending'])),
-  /** Matches name or e-mail. */
   search: z.optional(z.string()),
 });
 /**
- * Filters and paging of `users.list`; all optional. Unknown keys reject with `ValidationError`.
+ * Filters and paging of `users.list` (SPEC.md, GET /v1/users query parameters); all optional.
+ * Unknown keys reject with `ValidationError`.
  */
-export interface ListUsersParams extends z.input<typeof ListUsersParamsSchema> {}
+export interface ListUsersParams {
+  /** Page number: an integer ≥ 1, default 1. `for await` advances it for you. */
+  page?: number | undefined;
+  /** Users per page: an integer 1–100, default 10. */
+  per_page?: number | undefined;
+  /** Only users with this role: `admin`, `user` or `guest`. */
+  role?: 'admin' | 'user' | 'guest' | undefined;
+  /** Only users in this status: `active`, `inactive` or `pending` (SPEC.md, User status values). */
+  status?: 'active' | 'inactive' | 'pending' | undefined;
+  /** Only users whose name or e-mail address matches this text (SPEC.md does not say how it matches). */
+  search?: string | undefined;
+}
 
 const nonEmpty = () => z.string().check(notEmpty('must not be empty'));
 const editable = {
-  /** Department. */
   department: z.optional(z.string()),
-  /** Location. */
   location: z.optional(z.string()),
-  /** Phone number. */
   phone: z.optional(z.string()),
 };
 
-/** Body of `POST /v1/users`. */
+/** Body of `POST /v1/users`, held equal to {@link CreateUserParams} by a type test. */
 export const CreateUserParamsSchema = z.strictObject({
-  /** Full name, not empty. */
   name: nonEmpty(),
-  /** E-mail address. */
   email: emailAddress(),
-  /** Default `user`. */
   role: z.optional(oneOf(ROLES)),
   ...editable,
-  /** Default true. */
   send_welcome_email: z.optional(z.boolean()),
 });
 /**
- * What `users.create` needs: `name` and `email`; the rest optional.
+ * What `users.create` needs: `name` and `email`; the rest optional (SPEC.md, POST /v1/users body).
+ * Invalid values and unknown keys reject with `ValidationError` before any request.
  */
-export interface CreateUserParams extends z.input<typeof CreateUserParamsSchema> {}
+export interface CreateUserParams {
+  /** Full name; not empty. */
+  name: string;
+  /**
+   * E-mail address, checked only for its shape (`local@domain`, no spaces). A create whose answer was
+   * lost finds the user by it.
+   */
+  email: string;
+  /** `admin`, `user` or `guest`; default `user`. */
+  role?: 'admin' | 'user' | 'guest' | undefined;
+  /** Department, free text. */
+  department?: string | undefined;
+  /** Location, free text. */
+  location?: string | undefined;
+  /** Phone number, E.164 (`+14155550123`) as SPEC.md writes numbers; sent as given, not checked. */
+  phone?: string | undefined;
+  /** Send the user a welcome e-mail; default true. */
+  send_welcome_email?: boolean | undefined;
+}
 
-/** Body of `PATCH /v1/users/{user_id}`: only the fields given change. */
+/** Body of `PATCH /v1/users/{user_id}`, held equal to {@link UpdateUserParams} by a type test. */
 export const UpdateUserParamsSchema = z.strictObject({
-  /** Full name, not empty. */
   name: z.optional(nonEmpty()),
-  /** E-mail address. */
   email: z.optional(emailAddress()),
-  /** `admin`, `user` or `guest`. */
   role: z.optional(oneOf(ROLES)),
-  /** `active` or `inactive`. */
   status: z.optional(oneOf(['active', 'inactive'])),
   ...editable,
 });
 /**
- * What `users.update` changes: only the fields given.
+ * What `users.update` changes: only the fields given (SPEC.md, PATCH /v1/users/{user_id} body).
+ * Invalid values and unknown keys reject with `ValidationError` before any request.
  */
-export interface UpdateUserParams extends z.input<typeof UpdateUserParamsSchema> {}
+export interface UpdateUserParams {
+  /** Full name; not empty. */
+  name?: string | undefined;
+  /** E-mail address, checked only for its shape (`local@domain`, no spaces). */
+  email?: string | undefined;
+  /** `admin`, `user` or `guest`. */
+  role?: 'admin' | 'user' | 'guest' | undefined;
+  /** `active` or `inactive`: a user cannot be set back to `pending` (SPEC.md, User status values). */
+  status?: 'active' | 'inactive' | undefined;
+  /** Department, free text. */
+  department?: string | undefined;
+  /** Location, free text. */
+  location?: string | undefined;
+  /** Phone number, E.164 (`+14155550123`) as SPEC.md writes numbers; sent as given, not checked. */
+  phone?: string | undefined;
+}
 
 /** What `users.delete` returns (SPEC.md, DELETE /v1/users/{user_id}). */
 export interface DeletedUser {

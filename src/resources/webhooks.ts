@@ -8,25 +8,32 @@ import type { WebhookEventType } from '../webhooks/events.js';
 import { httpUrl, notEmpty } from './fields.js';
 import { APIResource } from './resource.js';
 
-/** Body of `POST /v2/webhooks`. */
+/** Body of `POST /v2/webhooks`, held equal to {@link CreateWebhookParams} by a type test. */
 export const CreateWebhookParamsSchema = z.strictObject({
-  /** Destination URL of the deliveries; an `http:` or `https:` URL. */
   url: httpUrl(),
-  /** Event types to deliver. */
   events: z
     .array(z.string().check(notEmpty('must not be empty')))
     .check(notEmpty('must name at least one event type')),
-  /** Signing secret; optional. */
   secret: z.optional(z.string()),
-  /** Free text describing the webhook. */
   description: z.optional(z.string()),
 });
 /**
- * What `webhooks.create` needs: `url` (absolute) and `events` (at least one); `secret` and `description` optional.
+ * What `webhooks.create` needs: `url` and `events`; `secret` and `description` optional (SPEC.md,
+ * Webhook (as sent at creation)). Invalid values and unknown keys reject with `ValidationError`
+ * before any request.
  */
-export interface CreateWebhookParams extends Omit<z.input<typeof CreateWebhookParamsSchema>, 'events'> {
-  /** Documented types autocomplete; others are accepted, since SPEC.md says the list may not be exhaustive. */
+export interface CreateWebhookParams {
+  /** Destination URL of the deliveries: an absolute `http:` or `https:` URL. */
+  url: string;
+  /**
+   * Event types to deliver, at least one (`call.ended`, `voicemail.new`, …; SPEC.md, Event types).
+   * Documented types autocomplete; others are accepted, since SPEC.md says the list may not be exhaustive.
+   */
   events: (WebhookEventType | (string & {}))[];
+  /** Signing secret of the deliveries: verify them with `verifyWebhook` or `WebhookReceiver` and the same secret. */
+  secret?: string | undefined;
+  /** Free text describing the webhook. */
+  description?: string | undefined;
 }
 
 /**
@@ -78,12 +85,12 @@ export class Webhooks extends APIResource {
       const body = validateParams(CreateWebhookParamsSchema, params, operation);
       refuseNamed(options?.extraBody, paramNames(CreateWebhookParamsSchema), 'extraBody', operation);
       // The POST's own 2xx answer is read leniently: a body that is not JSON is no error here.
-      const { data: sent, response } = await this.transport
+      const { data: sent, ...answered } = await this.transport
         .send({ method: 'POST', path: '/v2/webhooks', body, secrets: [body.secret], lenient: true }, options)
         .withResponse();
       const data = isRecord(sent) && isRecord(sent.data) ? sent.data : sent;
       // Not validated: a lenient zod check (z.catch per field) would cost the whole bundle 3 kB gzip.
-      return { data: isRecord(data) ? (data as CreatedWebhook) : {}, response };
+      return { ...answered, data: isRecord(data) ? (data as CreatedWebhook) : {} };
     };
     return new APIPromise(answer());
   }

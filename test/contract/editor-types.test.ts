@@ -27,7 +27,7 @@ export const detail = await client.calls.get('call_1');
 export const created = await client.calls.create({ to: '+14155550123' });
 export const createdTo = created.to.number;
 export const ended = await client.calls.end('call_1');
-export const transferred = await client.calls.transfer('call_1', { to: '+14155550199' });
+export const transferred = await client.calls.transfer('call_1', { to: '+14155550199', type: 'attended' });
 export const stats = await client.stats.calls({ from: '2026-11-01', to: '2026-11-02' });
 export const users = await client.users.list();
 export const user = await client.users.get('usr_1');
@@ -39,6 +39,9 @@ export const record = await client.calls.create({ to: '+14155550123', record: tr
 export const perPage = await client.users.list({ per_page: 10 });
 export const groupBy = await client.stats.calls({ from: '2026-11-01', to: '2026-11-02', group_by: 'day' });
 export const webhook = await client.webhooks.create({ url: 'https://example.com/h', events: ['call.ended'] });
+export const legacy = await client.legacyCalls.list({ date_from: '2026-11-01', per_page: 50 });
+export const invited = await client.users.create({ name: 'Ada', email: 'ada@example.com', send_welcome_email: false });
+export const deactivated = await client.users.update('usr_1', { status: 'inactive' });
 export const webhookId = webhook.webhook?.id ?? webhook.id;
 export const event = await verifyWebhook('{}', 't=1,v1=00', 'whsec_x');
 export const incoming = event.type === 'call.incoming' ? event : null;
@@ -129,6 +132,9 @@ describe('types as an editor shows them', () => {
       perPage: 'Page<User, NumberedPagination>',
       groupBy: 'CallStats',
       webhook: 'CreatedWebhook',
+      legacy: 'Page<LegacyCall, NumberedPagination>',
+      invited: 'User',
+      deactivated: 'User',
       webhookId: 'string | undefined',
       event: 'WebhookEvent',
       incoming: 'CallIncomingEvent | null',
@@ -162,6 +168,19 @@ describe('types as an editor shows them', () => {
     expect(doc('listRecent({ limit')).toMatch(/default 20/);
     expect(doc('limit: 20, offset')).toMatch(/Calls skipped/);
     expect(doc("'+14155550123', record")).toMatch(/Record the call/);
+  });
+
+  it('a hover on a field of the users, legacy calls, stats, transfer and webhook params shows its doc, from dist/', () => {
+    const doc = (text: string) =>
+      ts.displayPartsToString(service.getQuickInfoAtPosition(probePath, at(text))?.documentation);
+    expect(doc('list({ per_page')).toMatch(/Users per page: an integer 1–100, default 10/);
+    expect(doc('send_welcome_email')).toMatch(/welcome e-mail; default true/);
+    expect(doc("'usr_1', { status")).toMatch(/cannot be set back to `pending`/);
+    expect(doc('list({ date_from')).toMatch(/Start of the period: ISO 8601/);
+    expect(doc("'2026-11-02', group_by")).toMatch(/`day` adds one entry per day as `by_day`/);
+    expect(doc("'+14155550199', type")).toMatch(/`blind` \(immediate; the default\) or `attended`/);
+    expect(doc("'https://example.com/h', events")).toMatch(/Event types to deliver, at least one/);
+    expect(doc('create({ url')).toMatch(/absolute `http:` or `https:` URL/);
   });
 
   it('go-to-definition lands on a declaration named like the type, in a file of dist/', () => {
@@ -199,6 +218,12 @@ describe('types as an editor shows them', () => {
       if (shared === undefined) expect(ENTRIES, file).toContain(file.replace(/\.d\.c?ts$/, ''));
       else expect(existsSync(`${root}src/${shared}.ts`), file).toBe(true);
     }
+  });
+
+  it('no declaration imports zod: every public type is declared by the SDK, not derived from a schema', () => {
+    // A type derived from zod shows no field docs on hover and needs zod 4's types (TypeScript ≥ 5.4).
+    for (const file of declarationFiles())
+      expect(readFileSync(dist + file, 'utf8'), file).not.toMatch(/from ['"]zod/);
   });
 
   it('no internal helper appears in the declarations', () => {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { type AddressInfo, createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -208,7 +208,8 @@ async function exitsWithin(running: Running, ms: number): Promise<boolean> {
 async function terminate(running: Running, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
   const { child } = running;
   if (child.exitCode === null && child.signalCode === null) {
-    child.kill('SIGCONT'); // a paused process would not act on SIGTERM
+    // A paused process would not act on SIGTERM; SIGKILL ends it frozen, with what it had not read unanswered.
+    if (signal === 'SIGTERM') child.kill('SIGCONT');
     child.kill(signal);
     if (!(await exitsWithin(running, EXIT_WITHIN_MS))) {
       child.kill('SIGKILL');
@@ -302,4 +303,19 @@ export async function stopAllRedis(): Promise<void> {
   const results = await Promise.allSettled([...servers].map((server) => server.stop()));
   const failed = results.find((result) => result.status === 'rejected');
   if (failed) throw failed.reason;
+}
+
+/**
+ * Bytes received and not yet read by the server side of the connections to 127.0.0.1:`port`
+ * (/proc/net/tcp, Linux): a command a frozen server holds unread.
+ */
+export function unreadBytes(port: number): number {
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  let unread = 0;
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const [, address, , state, queues] = line.trim().split(/\s+/);
+    // 01: ESTABLISHED; the queues are tx:rx, in hex.
+    if (address === local && state === '01') unread += Number.parseInt(queues?.split(':')[1] ?? '0', 16);
+  }
+  return unread;
 }

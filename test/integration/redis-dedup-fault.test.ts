@@ -2,9 +2,9 @@ import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { type RedisConnection, redisDedupStore } from 'telephony-sdk/redis';
 import { WebhookReceiver } from 'telephony-sdk/webhooks';
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { signedDelivery } from '../helpers/delivery.js';
-import { startRedis } from '../helpers/redis.js';
+import { startRedis, unreadBytes } from '../helpers/redis.js';
 
 // Issue 19, item 5: a receiver whose Redis goes away answers 500 `store_error` within its own store
 // bound (2 s), whatever the driver does with the command meanwhile. Each driver is connected as the
@@ -86,4 +86,32 @@ describe.each(drivers)('a receiver over redisDedupStore on %s', (_name, connect)
     },
     20_000,
   );
+});
+
+// The node-redis store sends its commands without the driver's per-command timer while the client is
+// ready. node-redis (6.x) disarms that timer once a command is written anyway: it only ever bounded a
+// command still queued to be written, never one waiting for its answer. A command in flight when the
+// connection drops is rejected by the driver as the socket closes; against a frozen server it waits,
+// timer or not, and the receiver's own 2 s bound (above) answers the delivery.
+describe('redisDedupStore on node-redis, commands without the driver timer', () => {
+  it('a command in flight when Redis dies rejects: it does not wait for ever', async () => {
+    const server = await startRedis();
+    onTestFinished(() => server.stop());
+    const client = createClient({ url: server.url });
+    client.on('error', () => {});
+    closers.push(() => client.destroy());
+    const store = redisDedupStore(await client.connect());
+    expect(await store.begin('evt_warm', 30, 'tok_warm')).toBe('claimed');
+
+    server.pause();
+    const inFlight = Promise.resolve(store.begin('evt_mid', 30, 'tok_mid'));
+    inFlight.catch(() => {});
+    // Written while the client was ready: the command sits unread in the frozen server's socket.
+    await vi.waitFor(() => expect(unreadBytes(server.port)).toBeGreaterThan(0), {
+      timeout: 10_000,
+      interval: 10,
+    });
+    await server.down('SIGKILL');
+    await expect(inFlight).rejects.toThrow(/ECONNRESET|closed/i);
+  }, 20_000);
 });

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { redisDedupStore, redisState } from 'telephony-sdk/redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { MemoryState } from '../../src/core/pacing/shared-state.js';
-import { type RedisServer, startRedis, stopAllRedis } from '../helpers/redis.js';
+import { type RedisServer, startRedis, stopAllRedis, unreadBytes } from '../helpers/redis.js';
 import { closeRedisClients, redisClients } from '../helpers/redis-clients.js';
 import { countingClient, scriptCalls, untilScriptsByDigest } from '../helpers/redis-stats.js';
 import { sharedStateContract } from '../helpers/shared-state-contract.js';
@@ -24,20 +23,6 @@ async function ownServer(): Promise<RedisServer> {
 
 const WINDOW = 60_000;
 
-/**
- * Bytes received and not yet read by the server side of the connections to 127.0.0.1:`port`
- * (/proc/net/tcp, Linux): a command a frozen server holds unread.
- */
-function unreadBytes(port: number): number {
-  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
-  let unread = 0;
-  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
-    const [, address, , state, queues] = line.trim().split(/\s+/);
-    // 01: ESTABLISHED; the queues are tx:rx, in hex.
-    if (address === local && state === '01') unread += Number.parseInt(queues?.split(':')[1] ?? '0', 16);
-  }
-  return unread;
-}
 const SECRET_TOKEN = 'at_CANARY_7f3e91d2_never_in_a_key';
 
 /** The hash tag Redis Cluster hashes a key by: the text between the first `{` and the next `}`. */

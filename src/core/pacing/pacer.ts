@@ -46,13 +46,15 @@ export class Pacer {
    * farther than `maxWaitMs` is not taken: a call that gives up does not spend the budget. The store
    * has `boundMs` (the attempt's timeout) to answer. `retryOf429`: the attempt repeats one the
    * service refused (429, not counted), so it sends in that attempt's slot instead of booking one
-   * behind the window — a 429 costs its `Retry-After` (the pause), not a window.
+   * behind the window — a 429 costs its `Retry-After` (the pause), not a window. `signal`: the
+   * call's, which ends a hold of the fleet share.
    */
   reserve(
     version: ApiVersion,
     maxWaitMs: number,
     boundMs: number,
     retryOf429: boolean,
+    signal?: AbortSignal,
   ): Promise<Reservation> | undefined {
     const now = this.#clock.now();
     const scope = `${this.account}:${version}`;
@@ -60,7 +62,7 @@ export class Pacer {
     if (budget === undefined && !this.failSafe.shared && now >= this.#pausedUntil) return undefined;
     const asked = budget === undefined ? undefined : { ...budget, maxWaitMs };
     if (asked !== undefined && this.#share !== undefined)
-      return this.#share.reserve(scope, asked, now, boundMs);
+      return this.#share.reserve(scope, asked, now, boundMs, signal);
     return this.failSafe.run('reserve', (state) => state.reserve(scope, asked, now), boundMs);
   }
 

@@ -43,9 +43,12 @@ export class Pacing {
     maxWait: number,
     bound: number,
     after429: boolean,
+    signal?: AbortSignal,
   ): Promise<Reservation> | undefined {
-    if (this.#pacer !== undefined) return this.#pacer.reserve(version, maxWait, bound, after429);
-    return this.#loading?.then((pacer) => pacer.reserve(version, maxWait, bound, after429) ?? NO_WAIT);
+    if (this.#pacer !== undefined) return this.#pacer.reserve(version, maxWait, bound, after429, signal);
+    return this.#loading?.then(
+      (pacer) => pacer.reserve(version, maxWait, bound, after429, signal) ?? NO_WAIT,
+    );
   }
 
   /** As {@link Pacer.planSeen}. */

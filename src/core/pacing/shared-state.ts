@@ -82,9 +82,16 @@ export interface Reservation {
 export interface FleetBudget {
   /**
    * Reserves `scope`'s next send time under `budget` (its `maxWaitMs` set); the store has `boundMs` to
-   * answer. May add to `budget` what it asks of the store.
+   * answer. May add to `budget` what it asks of the store. Rejects with `signal`'s reason once the
+   * call is aborted: a call that asks again (a hold) stops asking.
    */
-  reserve(scope: string, budget: RateBudget, now: number, boundMs: number): Promise<Reservation>;
+  reserve(
+    scope: string,
+    budget: RateBudget,
+    now: number,
+    boundMs: number,
+    signal?: AbortSignal,
+  ): Promise<Reservation>;
 }
 
 /** An access token shared by every client of one state. */

@@ -7,6 +7,11 @@ import { quote } from '../zod-issues.js';
  */
 const passed = new Set<string>();
 const PASSED_KEPT = 512;
+/**
+ * Longest path kept in the set: the paths a client repeats are short, and without it 512 paths with
+ * long ids (an id taken from a request body) would hold megabytes for as long as the process runs.
+ */
+const KEPT_LENGTH = 256;
 /** Longest part of a refused path echoed in the error message. */
 const ECHO_LIMIT = 80;
 /** Percent-decodings checked (a proxy and then the server may each decode); more are refused. */
@@ -48,8 +53,10 @@ export function apiVersionOf(path: string): ApiVersion {
         'path',
         problem,
       );
-    if (passed.size >= PASSED_KEPT) passed.clear();
-    passed.add(path);
+    if (path.length <= KEPT_LENGTH) {
+      if (passed.size >= PASSED_KEPT) passed.clear();
+      passed.add(path);
+    }
   }
   return path.startsWith('/v2/') ? 'v2' : 'v1';
 }

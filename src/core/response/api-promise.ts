@@ -4,8 +4,13 @@ import type { RawRequest, RequestOptions, Transport } from '../types.js';
 export interface WithResponse<T> {
   /** What the promise resolves to. */
   data: T;
-  /** The last attempt's answer: status and headers (its body already read). */
+  /**
+   * The last attempt's answer: status and headers. Its body is already read, except for a download
+   * (`calls.downloadRecording`), where `response` is `data` itself, its body still unread.
+   */
   response: Response;
+  /** The id the SDK gave the call that answered: the same as in its events, log lines, spans and errors. */
+  requestId: string;
 }
 
 /**
@@ -14,7 +19,7 @@ export interface WithResponse<T> {
  *
  * @example
  * ```ts
- * const { data: call, response } = await client.calls.get('call_123').withResponse();
+ * const { data: call, response, requestId } = await client.calls.get('call_123').withResponse();
  * response.headers.get('x-request-id');
  * ```
  */
@@ -47,7 +52,7 @@ export class APIPromise<T> extends Promise<T> {
     );
   }
 
-  /** The result and the last attempt's `Response` (status, headers; its body already read). */
+  /** The result, the last attempt's `Response` (status, headers; its body already read) and the call's `requestId`. */
   withResponse(): Promise<WithResponse<T>> {
     return this.#answer;
   }
@@ -55,7 +60,7 @@ export class APIPromise<T> extends Promise<T> {
 
 /** `answer` with its data turned by `turn` (the same response), as an {@link APIPromise}. */
 export function mapAnswer<T, U>(answer: Promise<WithResponse<T>>, turn: (data: T) => U): APIPromise<U> {
-  return new APIPromise(answer.then(({ data, response }) => ({ data: turn(data), response })));
+  return new APIPromise(answer.then((answered) => ({ ...answered, data: turn(answered.data) })));
 }
 
 /**

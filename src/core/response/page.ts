@@ -152,7 +152,7 @@ export function listPages<Item extends z.core.$ZodType, P extends Pagination>(
     // Checked within the call: an answer that fails the schema is that call's error (its attempts and id).
     const {
       data: { received, pagination, at, offset, next },
-      response,
+      ...answered
     } = await sendChecked(via, { method: spec.method, path: spec.path, query }, options, (answer) => {
       const envelope = unwrapSuccess(answer, operation);
       const received = parseResponse(
@@ -191,7 +191,7 @@ export function listPages<Item extends z.core.$ZodType, P extends Pagination>(
         : undefined;
     const page = new Page(items, pagination, fetchNext);
     if (!advanced) behind.add(page);
-    return { data: page, response };
+    return { ...answered, data: page };
   };
   // Validated here, not in a default parameter: a refusal rejects the first page and nothing is sent.
   const first = async () => {

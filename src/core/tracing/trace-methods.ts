@@ -1,19 +1,15 @@
 import type { Tracer } from '../../shared/tracer.js';
-import { APIPromise, type WithResponse } from '../response/api-promise.js';
+import type { APIPromise, WithResponse } from '../response/api-promise.js';
 import { type Page, PagePromise } from '../response/page.js';
 import { withTransport } from '../types.js';
 import { type TracedCall, TracedTransport, type TracingTransport } from './traced-call.js';
 
-type Method = (...args: unknown[]) => PromiseLike<unknown>;
+/** A resource method: every one returns an {@link APIPromise}. */
+type Method = (...args: unknown[]) => APIPromise<unknown>;
 
-/**
- * A method's result as `.withResponse()` gives it; a recording's download resolves to the `Response`
- * itself, which is its own answer.
- */
-const answerOf = (result: PromiseLike<unknown>): PromiseLike<WithResponse<Page<unknown>>> =>
-  result instanceof APIPromise
-    ? result.withResponse()
-    : result.then((response) => ({ data: response as Page<unknown>, response: response as Response }));
+/** A method's result as `.withResponse()` gives it, typed as a list's so a `PagePromise` can carry it. */
+const answerOf = (result: APIPromise<unknown>) =>
+  result.withResponse() as Promise<WithResponse<Page<unknown>>>;
 
 /**
  * Makes each method of `target`'s class (or the ones `names` lists) a traced call named `prefix` +

@@ -30,7 +30,7 @@ export interface TracingTransport extends CheckingTransport {
     check: (body: unknown) => R,
     traced?: TracedCall,
   ): APIPromise<R>;
-  download(request: RawRequest, options?: RequestOptions, traced?: TracedCall): Promise<Response>;
+  download(request: RawRequest, options?: RequestOptions, traced?: TracedCall): APIPromise<Response>;
 }
 
 /** The client's transport, bound to one traced call: what a traced method sends through. */
@@ -55,7 +55,7 @@ export class TracedTransport implements CheckingTransport {
     return this.#inner.sendChecked(request, options, check, this.#traced);
   }
 
-  download(request: RawRequest, options?: RequestOptions): Promise<Response> {
+  download(request: RawRequest, options?: RequestOptions): APIPromise<Response> {
     return this.#inner.download(request, options, this.#traced);
   }
 

@@ -108,6 +108,8 @@ export class Caller {
   readonly #held: string[] = [];
   /** 429 bodies still to read for the plan they name: a few are enough, and a 429 storm reads no more. */
   #planChecks = 3;
+  /** Pauses (a 429's `Retry-After`) this client has met: a call whose budget wait one started during asks again. */
+  #pausesMet = 0;
   /**
    * The traced call that last asked a refreshable credential for a bearer: a token request,
    * which serves every call waiting for it, has its attempt spans under this one.
@@ -442,16 +444,23 @@ export class Caller {
     // A slot the call will not use (past the cap, or past its deadline) is not taken: the store still
     // answers the wait, and a call its deadline refuses spends no budget.
     const maxWaitMs = deadline === undefined ? capMs : Math.min(capMs, deadline.left() - 1);
-    const reservation = this.#pacing.reserve(plan.version, maxWaitMs, timeout, after429);
+    const reservation = this.#pacing.reserve(plan.version, maxWaitMs, timeout, after429, plan.signal);
     if (reservation === undefined) return 0;
-    const { waitMs, reason } = await abortable(reservation, plan.signal);
+    // The store's answer is a wait of the call too: a slow store must not carry it past its deadline
+    // (its own bound is the attempt's `timeout`), nor may an answer that came after it let it send.
+    const answered = abortable(reservation, plan.signal);
+    const { waitMs, reason } = await (deadline === undefined ? answered : deadline.within(answered));
     if (waitMs > capMs && reason !== undefined) return { kind: 'held_back', waitMs, reason, maxRetryAfterMs };
     if (waitMs <= 0 || reason === undefined) return 0;
     if (deadline !== undefined && !deadline.fits(waitMs)) return passed(deadline, false);
     if (this.#events.heard.has('throttle')) this.#events.emit('throttle', { waitMs, reason });
     plan.traced?.waited(reason, waitMs);
+    const pausesMet = this.#pausesMet;
     await sleep(this.#clock, waitMs, plan.signal);
-    return waitMs;
+    if (this.#pausesMet === pausesMet) return waitMs;
+    // A 429 met during the wait paused every call, this one too: it waits for the pause in its slot.
+    const more = await this.#pace(plan, true);
+    return typeof more === 'object' ? more : waitMs + more;
   }
 
   /** The `'retry'` event, then the wait the decision set, on the client's clock: the ms waited. */
@@ -484,6 +493,7 @@ export class Caller {
     if (plan.version === undefined) return;
     if (retryAfterMs !== undefined && retryAfterMs > 0) {
       this.#paced = true;
+      this.#pausesMet++;
       void this.#pacing.pause(plan.version, retryAfterMs);
     }
     if (this.#planChecks-- > 0) {

@@ -105,14 +105,24 @@ export class HttpTransport implements TracingTransport {
     );
     try {
       const { gone, body, response } = await this.#caller.run(plan);
-      return { data: gone ? check(request.ifGone) : (body as R), response };
+      return { data: gone ? check(request.ifGone) : (body as R), response, requestId: plan.requestId };
     } finally {
       this.#release(plan);
     }
   }
 
-  async download(request: RawRequest, options?: RequestOptions, traced?: TracedCall): Promise<Response> {
+  download(request: RawRequest, options?: RequestOptions, traced?: TracedCall): APIPromise<Response> {
+    return new APIPromise(this.#download(request, options, traced));
+  }
+
+  /** The download's answer: its `Response` is both `data` and `response`, one body read once by the caller. */
+  async #download(
+    request: RawRequest,
+    options: RequestOptions | undefined,
+    traced: TracedCall | undefined,
+  ): Promise<WithResponse<Response>> {
     const plan = this.#plan(request, options, traced, true, undefined);
+    const { requestId } = plan;
     const link = this.#links.get(plan);
     let response: Response | undefined;
     try {
@@ -120,12 +130,12 @@ export class HttpTransport implements TracingTransport {
     } finally {
       if (link === undefined || response?.body === null || response === undefined) this.#release(plan);
     }
-    if (link === undefined || response.body === null) return response;
+    if (link === undefined || response.body === null) return { data: response, response, requestId };
     // The caller reads this body, so the link to its signal stays (aborting still stops the read)
     // until the body ends, fails or is cancelled: a long-lived signal must not keep every download.
     const wrapped = new Response(releasing(response.body, link), response);
     Object.defineProperty(wrapped, 'url', { value: response.url });
-    return wrapped;
+    return { data: wrapped, response: wrapped, requestId };
   }
 
   /** The request checked and shaped (nothing is sent yet): a `ValidationError` is thrown here. */

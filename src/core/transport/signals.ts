@@ -51,28 +51,33 @@ export function follow(signal: AbortSignal): Link {
 
 /**
  * `body` as read by the caller, releasing `link` once it ends, fails or is cancelled. Until then the
- * caller's abort still reaches the fetch, which stops the body.
+ * caller's abort still reaches the fetch, which stops the body. Read only when the caller reads
+ * (`highWaterMark: 0`): a stream that filled its queue would take the first chunk off the connection
+ * as soon as the download resolved, before the caller has even looked at the headers.
  */
 export function releasing(body: ReadableStream<Uint8Array>, link: Link): ReadableStream<Uint8Array> {
   const reader = body.getReader();
-  return new ReadableStream({
-    pull: (controller) =>
-      reader.read().then(
-        ({ done, value }) => {
-          if (!done) return controller.enqueue(value);
-          link.release();
-          controller.close();
-        },
-        (error: unknown) => {
-          link.release();
-          controller.error(error);
-        },
-      ),
-    cancel(reason) {
-      link.release();
-      return reader.cancel(reason);
+  return new ReadableStream(
+    {
+      pull: (controller) =>
+        reader.read().then(
+          ({ done, value }) => {
+            if (!done) return controller.enqueue(value);
+            link.release();
+            controller.close();
+          },
+          (error: unknown) => {
+            link.release();
+            controller.error(error);
+          },
+        ),
+      cancel(reason) {
+        link.release();
+        return reader.cancel(reason);
+      },
     },
-  });
+    { highWaterMark: 0 },
+  );
 }
 
 /** The error for a call the caller's signal aborted; `cause` is the signal's reason. */

@@ -4,13 +4,14 @@ import { APIPromise, mapAnswer } from '../../../src/core/response/api-promise.js
 const response = new Response(null, { status: 201, headers: { 'x-request-id': 'srv_1' } });
 
 describe('APIPromise', () => {
-  it('resolves to the data; withResponse() to the data and the response', async () => {
-    const promise = new APIPromise(Promise.resolve({ data: { id: 'c1' }, response }));
+  it('resolves to the data; withResponse() to the data, the response and the request id', async () => {
+    const promise = new APIPromise(Promise.resolve({ data: { id: 'c1' }, response, requestId: 'req_1' }));
     expect(await promise).toEqual({ id: 'c1' });
     const both = await promise.withResponse();
     expect(both.data).toEqual({ id: 'c1' });
     expect(both.response.headers.get('x-request-id')).toBe('srv_1');
     expect(both.response.status).toBe(201);
+    expect(both.requestId).toBe('req_1');
   });
 
   it('rejects through await, catch, finally and withResponse alike', async () => {
@@ -29,17 +30,19 @@ describe('APIPromise', () => {
   });
 
   it('then, catch and finally give plain promises', () => {
-    const promise = new APIPromise(Promise.resolve({ data: 1, response }));
+    const promise = new APIPromise(Promise.resolve({ data: 1, response, requestId: 'req_1' }));
     expect(promise.then((n) => n + 1)).not.toBeInstanceOf(APIPromise);
     expect(promise.finally(() => {})).not.toBeInstanceOf(APIPromise);
   });
 
-  it('mapAnswer turns the data and keeps the response', async () => {
+  it('mapAnswer turns the data and keeps the response and the request id', async () => {
     const mapped = mapAnswer(
-      Promise.resolve({ data: { data: { call: 'c1' } }, response }),
+      Promise.resolve({ data: { data: { call: 'c1' } }, response, requestId: 'req_1' }),
       (body) => body.data.call,
     );
     expect(await mapped).toBe('c1');
-    expect((await mapped.withResponse()).response).toBe(response);
+    const answered = await mapped.withResponse();
+    expect(answered.response).toBe(response);
+    expect(answered.requestId).toBe('req_1');
   });
 });

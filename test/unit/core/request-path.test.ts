@@ -1,5 +1,5 @@
 import { ValidationError } from 'telephony-sdk';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { path } from '../../../src/core/request/path.js';
 import { apiVersionOf } from '../../../src/core/request/request-path.js';
 
@@ -156,5 +156,25 @@ describe('apiVersionOf', () => {
       { path: 'path', message: 'must not be percent-encoded more than three times' },
     ]);
     expect(apiVersionOf('/v2/%252541')).toBe('v2');
+  });
+
+  it('keeps a short path that passed, never a long one (the set of passed paths stays small)', () => {
+    // A segment with a "." is folded (NFKC) by each check: the count says which checks ran.
+    const folds = vi.spyOn(String.prototype, 'normalize');
+    try {
+      const checks = (input: string) => {
+        folds.mockClear();
+        expect(apiVersionOf(input)).toBe('v2');
+        return folds.mock.calls.length;
+      };
+      const short = '/v2/calls/kept.once';
+      expect(checks(short)).toBeGreaterThan(0);
+      expect(checks(short)).toBe(0);
+      const long = `/v2/calls/${'id.'.repeat(200)}x`;
+      expect(checks(long)).toBeGreaterThan(0);
+      expect(checks(long)).toBeGreaterThan(0);
+    } finally {
+      folds.mockRestore();
+    }
   });
 });

@@ -6,11 +6,15 @@ export function fakeTransport(answer: (request: RawRequest) => unknown) {
   const transport: Transport = {
     send(request) {
       requests.push(request);
-      return new APIPromise((async () => ({ data: await answer(request), response: new Response(null) }))());
+      const response = new Response(null);
+      return new APIPromise(
+        (async () => ({ data: await answer(request), response, requestId: 'req_fake' }))(),
+      );
     },
-    async download(request) {
+    download(request) {
       requests.push(request);
-      return new Response('audio');
+      const response = new Response('audio');
+      return new APIPromise(Promise.resolve({ data: response, response, requestId: 'req_fake' }));
     },
   };
   return { transport, requests };
