@@ -87,13 +87,13 @@ const entries: Entry[] = [
     // idempotency look-ups, live lists, waitFor, logs, middleware, totalTimeout and the deprecation
     // warnings took the SDK past it. CI holds a ratchet at what ships so nothing grows it further
     // while the ceiling is decided again; the ceiling stays reported as unmet. 37 → 36.5 kB (36 488 B):
-    // three zod types (union, pipe, transform) replaced by one check each. 36.5 → 37.4 kB (37 396 B): the
-    // merges since (36 911 B), then +485 B for the log lines, the middleware chain and the
+    // three zod types (union, pipe, transform) replaced by one check each. 36.5 → 37.5 kB (37 491 B): the
+    // merges since (37 010 B), then +481 B for the log lines, the middleware chain and the
     // deprecation-header reading behind `import()` (a bundle without code splitting wraps each lazy
     // module, and what it imports, for evaluation at first use).
     name: 'telephony-sdk (client calling every resource)',
     source: wholeSdk,
-    budgetKb: 37.4,
+    budgetKb: 37.5,
     goalKb: 31,
     needs: ['src/client.ts', 'src/resources/calls.ts', 'src/resources/users.ts', 'dist/index.js'],
     foreignCode: [REDIS_CODE],
@@ -104,11 +104,11 @@ const entries: Entry[] = [
     // (pacing/pacing.ts, auth/credentials.ts), a chunk of its own. Ceiling 27 kB, passed by the same
     // features as the whole SDK's: a ratchet at what ships, the ceiling reported as unmet. 33.3 → 32 kB
     // (31 920 B): the idempotency look-ups and waitFor's polling load at first use, and the zod types
-    // above. 32 → 30.8 kB (30 704 B; 32 239 B after the merges): the log lines (logs/log.ts, with the
+    // above. 32 → 30.9 kB (30 812 B; 32 347 B after the merges): the log lines (logs/log.ts, with the
     // redaction), the middleware chain and the deprecation-header reading load at first use too.
     name: 'telephony-sdk, browser client first load (static token, no rateLimit)',
     source: wholeSdk,
-    budgetKb: 30.8,
+    budgetKb: 30.9,
     goalKb: 27,
     needs: ['src/core/pacing/pacing.ts', 'dist/index.js'],
     foreignCode: [
