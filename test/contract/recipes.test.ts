@@ -1,16 +1,14 @@
 /**
- * A recipe in the docs is the file the tests run: the ```ts block under `<!-- recipe: <path> -->`
- * must be that file's text, so the page cannot drift from what test/integration/frameworks.test.ts
- * runs in each framework.
+ * A recipe in the docs is a file of examples/frameworks/: the ```ts block under
+ * `<!-- recipe: <path> -->` must be that file's text, which typecheck checks against the SDK's
+ * types (test/package/frameworks.test.ts runs the blocks themselves in each framework).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { root } from '../helpers/compile.js';
+import { docRecipes } from '../helpers/doc-recipes.js';
 
-const MARKER = /^<!-- recipe: (\S+) -->\n```ts\n([\s\S]*?)\n```$/gm;
-const recipes = [...readFileSync(`${root}/docs/webhooks.md`, 'utf8').matchAll(MARKER)].map(
-  ([, path = '', code = '']) => ({ path, code }),
-);
+const recipes = docRecipes();
 
 describe('docs/webhooks.md framework recipes', () => {
   it('shows one for each framework the tests run', () => {

@@ -1,10 +1,12 @@
 /**
  * The packed tarball in more places users put it: Vite's and Rollup's production builds of a
  * browser app (each bundle then run: its client lists calls, its receiver verifies a signed
- * delivery), and a test file run by node:test, the sandbox beside the client, as docs/sandbox.md shows.
+ * delivery), again with the sandbox of `telephony-sdk/testing` in the page (each takes dist/, the
+ * build of the `module` condition, and warns of nothing in the package), and a test file run by
+ * node:test, the sandbox beside the client, as docs/sandbox.md shows.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import commonjsModule from '@rollup/plugin-commonjs';
@@ -19,6 +21,7 @@ import { packedProject } from './packed-project.js';
 // import resolves its ESM build, whose default export is the function itself.
 const commonjs = commonjsModule as unknown as typeof commonjsModule.default;
 
+const fixtures = join(import.meta.dirname, '../fixtures/consumers');
 let project = '';
 
 beforeAll(async () => {
@@ -53,6 +56,70 @@ const fetchStub = async () =>
     status: 200,
     data: { calls: [], pagination: { total: 0, limit: 5, offset: 0, has_more: false } },
   });
+
+/** What a bundler made of an app: the bundle's file, the warnings about the package, the package's files it took. */
+interface Bundled {
+  file: string;
+  warnings: string[];
+  inputs: string[];
+}
+
+/**
+ * Adds to `warnings` a warning about the package's own files (zod's comments and cycles, which
+ * Rollup reports, are not the package's to fix).
+ */
+function ownWarning(warning: { id?: string | undefined; message: string }, warnings: string[]): void {
+  if (`${warning.id} ${warning.message}`.includes('node_modules/telephony-sdk/'))
+    warnings.push(warning.message);
+}
+
+/** A plugin (Vite's and Rollup's alike) that records the files of the installed package loaded. */
+function packageInputs() {
+  const inputs: string[] = [];
+  const root = join(project, 'node_modules/telephony-sdk/');
+  const plugin = {
+    name: 'package-inputs',
+    load(id: string) {
+      if (id.startsWith(root)) inputs.push(id.slice(root.length));
+      return null;
+    },
+  };
+  return { inputs, plugin };
+}
+
+/** A Vite production build of `entry` (a library build: the test imports what it exports). */
+async function viteBuild(entry: string): Promise<Bundled> {
+  const warnings: string[] = [];
+  const { inputs, plugin } = packageInputs();
+  const outDir = join(project, `vite-${entry}`);
+  await build({
+    root: project,
+    logLevel: 'silent',
+    configFile: false,
+    plugins: [plugin],
+    build: {
+      outDir,
+      minify: true,
+      lib: { entry: join(project, entry), formats: ['es'], fileName: 'app' },
+      rolldownOptions: { onwarn: (warning) => ownWarning(warning, warnings) },
+    },
+  });
+  return { file: join(outDir, 'app.js'), warnings, inputs };
+}
+
+/** A Rollup build of `entry` with README's plugins. */
+async function rollupBuild(entry: string): Promise<Bundled> {
+  const warnings: string[] = [];
+  const { inputs, plugin } = packageInputs();
+  const bundle = await rollup({
+    input: join(project, entry),
+    plugins: [plugin, nodeResolve({ browser: true }), commonjs()],
+    onwarn: (warning) => ownWarning(warning, warnings),
+  });
+  const dir = join(project, `rollup-${entry}`);
+  await bundle.write({ dir, entryFileNames: 'app.mjs', format: 'es' });
+  return { file: join(dir, 'app.mjs'), warnings, inputs };
+}
 
 describe('packed tarball, more consumers', () => {
   it('a Vite production build of a browser app bundles it with no setting, and the bundle runs', async () => {
@@ -90,6 +157,31 @@ describe('packed tarball, more consumers', () => {
     };
     expect(await app.run(fetchStub)).toEqual({ listed: 0, status: 200, seen: ['evt_app'] });
   }, 120_000);
+
+  // The app of webpack.test.ts: the sandbox of telephony-sdk/testing bundled into the page too.
+  it.each(['vite', 'rollup'] as const)(
+    '%s bundles a browser app with the sandbox from dist/, no warning about the package, and the bundle runs',
+    async (bundler) => {
+      copyFileSync(join(fixtures, 'browser-app.js'), join(project, `sandbox-app-${bundler}.js`));
+      const { file, warnings, inputs } = await (bundler === 'vite' ? viteBuild : rollupBuild)(
+        `sandbox-app-${bundler}.js`,
+      );
+      expect(warnings).toEqual([]);
+      expect(inputs).toEqual(
+        expect.arrayContaining(['dist/index.js', 'dist/testing.cjs', 'dist/webhooks.js']),
+      );
+      expect(inputs.filter((input) => !input.startsWith('dist/') || input.startsWith('dist/node/'))).toEqual(
+        [],
+      );
+      const app = (await import(pathToFileURL(file).href)) as {
+        run(): Promise<{ listed: string[]; incoming: string; status: number; seen: string[] }>;
+      };
+      const result = await app.run();
+      expect(result.listed).toContain(result.incoming);
+      expect(result).toMatchObject({ status: 200, seen: ['evt_app'] });
+    },
+    120_000,
+  );
 
   it('node:test runs a test of the client against the sandbox', () => {
     writeFileSync(

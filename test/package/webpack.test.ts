@@ -4,10 +4,11 @@
  * the client, the sandbox of `telephony-sdk/testing` and the receiver, which docs/sandbox.md says
  * bundles for the browser with no setting; and a Node server's receiver (`target: 'node'`). Each
  * bundle then runs: the client lists the sandbox's calls, the receiver answers a signed delivery.
+ * Both take dist/ (the `module` condition, listed before `node`), not the Node build.
  */
 
 import { once } from 'node:events';
-import { copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync, rmSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,14 +32,14 @@ afterAll(() => {
 
 /**
  * Bundles `entry` of the project into `<outDir>/app.mjs`, an ES module (so the test can import
- * what the app exports); rejects with webpack's errors. Resolves with the bundle's URL and the
- * warnings webpack printed ("<module>: <message>").
+ * what the app exports); rejects with webpack's errors. Resolves with the bundle's URL, the
+ * warnings webpack printed ("<module>: <message>") and the files of the package it read.
  */
 async function bundle(
   entry: string,
   outDir: string,
   target: 'web' | 'node',
-): Promise<{ url: string; warnings: string[] }> {
+): Promise<{ url: string; warnings: string[]; packageFiles: string[] }> {
   const config: Configuration = {
     mode: 'production',
     target,
@@ -54,11 +55,27 @@ async function bundle(
   if (errors.length > 0) throw new Error(errors.map((problem) => problem.message).join('\n'));
   return {
     url: pathToFileURL(join(project, outDir, 'app.mjs')).href,
+    packageFiles: packageFilesOf(stats.compilation.fileDependencies),
     warnings: warnings.map(
       (problem) => `${problem.moduleName?.replace(/chunk-\w+/, 'chunk-*')}: ${problem.message}`,
     ),
   };
 }
+
+/** The files of the installed package among `files` (files and folders webpack read), relative to it and sorted. */
+function packageFilesOf(files: Iterable<string>): string[] {
+  const root = join(project, 'node_modules/telephony-sdk/');
+  return [...files]
+    .filter((file) => file.startsWith(root) && statSync(file).isFile() && !file.endsWith('package.json'))
+    .map((file) => file.slice(root.length))
+    .sort();
+}
+
+/** The build webpack takes whatever the target, through `import`: dist/, not the Node build. */
+const expectDist = (files: string[], entries: string[]) => {
+  expect(files).toEqual(expect.arrayContaining(entries));
+  expect(files.filter((file) => !file.startsWith('dist/') || file.startsWith('dist/node/'))).toEqual([]);
+};
 
 /**
  * The one warning webpack prints for the browser app: the CommonJS build of the sandbox's lazy
@@ -72,8 +89,9 @@ const KNOWN_WEB_WARNINGS = [
 
 describe('packed tarball, webpack 5', () => {
   it("a browser app (target 'web') bundles the client, the sandbox and the receiver with no setting, and runs", async () => {
-    const { url, warnings } = await bundle('browser-app.js', 'web-dist', 'web');
+    const { url, warnings, packageFiles } = await bundle('browser-app.js', 'web-dist', 'web');
     expect(warnings).toEqual(KNOWN_WEB_WARNINGS);
+    expectDist(packageFiles, ['dist/index.js', 'dist/testing.cjs', 'dist/webhooks.js']);
     const app = (await import(url)) as {
       run(): Promise<{ listed: string[]; incoming: string; status: number; seen: string[] }>;
     };
@@ -83,8 +101,9 @@ describe('packed tarball, webpack 5', () => {
   }, 120_000);
 
   it("a Node server's receiver (target 'node') answers a signed delivery 200 and a bad signature 401", async () => {
-    const { url, warnings } = await bundle('node-receiver.js', 'node-dist', 'node');
+    const { url, warnings, packageFiles } = await bundle('node-receiver.js', 'node-dist', 'node');
     expect(warnings).toEqual([]);
+    expectDist(packageFiles, ['dist/webhooks.js']);
     const app = (await import(url)) as {
       createApp(secret: string): { server: import('node:http').Server; ran: string[] };
     };
