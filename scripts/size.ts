@@ -41,6 +41,10 @@ const REDIS_CODE = "redis.call('TIME')";
 /** Text only the pacer and the client-credentials flow ship (their messages). */
 const PACING_CODE = 'shared state did not answer within';
 const CLIENT_CREDENTIALS_CODE = 'grant_type';
+/** Text only the log lines, the middleware chain and the deprecation-header reading ship. */
+const LOG_CODE = '[telephony-sdk]';
+const MIDDLEWARE_CODE = 'next() was called twice';
+const DEPRECATION_CODE = 'Deprecation/Sunset headers';
 
 /** A client that calls every resource method, so tree-shaking keeps all of them. */
 const wholeSdk = `
@@ -83,10 +87,13 @@ const entries: Entry[] = [
     // idempotency look-ups, live lists, waitFor, logs, middleware, totalTimeout and the deprecation
     // warnings took the SDK past it. CI holds a ratchet at what ships so nothing grows it further
     // while the ceiling is decided again; the ceiling stays reported as unmet. 37 → 36.5 kB (36 488 B):
-    // three zod types (union, pipe, transform) replaced by one check each.
+    // three zod types (union, pipe, transform) replaced by one check each. 36.5 → 37.5 kB (37 491 B): the
+    // merges since (37 010 B), then +481 B for the log lines, the middleware chain and the
+    // deprecation-header reading behind `import()` (a bundle without code splitting wraps each lazy
+    // module, and what it imports, for evaluation at first use).
     name: 'telephony-sdk (client calling every resource)',
     source: wholeSdk,
-    budgetKb: 36.5,
+    budgetKb: 37.5,
     goalKb: 31,
     needs: ['src/client.ts', 'src/resources/calls.ts', 'src/resources/users.ts', 'dist/index.js'],
     foreignCode: [REDIS_CODE],
@@ -97,13 +104,21 @@ const entries: Entry[] = [
     // (pacing/pacing.ts, auth/credentials.ts), a chunk of its own. Ceiling 27 kB, passed by the same
     // features as the whole SDK's: a ratchet at what ships, the ceiling reported as unmet. 33.3 → 32 kB
     // (31 920 B): the idempotency look-ups and waitFor's polling load at first use, and the zod types
-    // above.
+    // above. 32 → 30.9 kB (30 812 B; 32 347 B after the merges): the log lines (logs/log.ts, with the
+    // redaction), the middleware chain and the deprecation-header reading load at first use too.
     name: 'telephony-sdk, browser client first load (static token, no rateLimit)',
     source: wholeSdk,
-    budgetKb: 32,
+    budgetKb: 30.9,
     goalKb: 27,
     needs: ['src/core/pacing/pacing.ts', 'dist/index.js'],
-    foreignCode: [REDIS_CODE, PACING_CODE, CLIENT_CREDENTIALS_CODE],
+    foreignCode: [
+      REDIS_CODE,
+      PACING_CODE,
+      CLIENT_CREDENTIALS_CODE,
+      LOG_CODE,
+      MIDDLEWARE_CODE,
+      DEPRECATION_CODE,
+    ],
     firstLoad: true,
   },
   {
@@ -125,9 +140,11 @@ const entries: Entry[] = [
     // for bad arguments, the one-call claim (begin), the memory ceiling and the shared deadline timer
     // that took the per-delivery timers out (issue 33). 6.6 → 7.1 kB: the framework-aware "body already
     // read" hint, the 413 that closes the connection, `receiver.on` for any event type (issue 31, 28).
+    // 7.1 → 7.4 kB (7 366 B): the receiver synchronous end to end for a synchronous store and handlers
+    // (+325 B: the claim as a class, steps that chain only when a step is a promise); no client code.
     name: 'telephony-sdk/webhooks (whole entry, receiver included)',
     source: `export * from './dist/webhooks.js';`,
-    budgetKb: 7.1,
+    budgetKb: 7.4,
     goalKb: 5.4,
     needs: ['src/webhooks/signature.ts', 'dist/webhooks.js'],
     forbidden: ['ky', 'zod'],

@@ -9,6 +9,9 @@
  * commands per event counted by the server (INFO commandstats).
  *
  * BENCH_RECEIVER_SECONDS (default 12) and BENCH_RECEIVER_ROUNDS (default 3) shorten it.
+ * BENCH_RECEIVER_CPU_PROF=<dir> has every server write a V8 CPU profile there (`node --cpu-prof`,
+ * named by contender), to open in Chrome DevTools: where a contender's time goes under this very load.
+ * Profiling costs each server CPU of its own, so that run's figures are not the row's.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -22,6 +25,7 @@ import { fmt, goal, type RowResult } from '../report.js';
 
 const SECONDS = Number(process.env.BENCH_RECEIVER_SECONDS ?? 12);
 const ROUNDS = Number(process.env.BENCH_RECEIVER_ROUNDS ?? 3);
+const PROFILES = process.env.BENCH_RECEIVER_CPU_PROF;
 const COMMAND = 'npm run bench -- receiver';
 
 const CONTENDERS: Array<{ name: ContenderName; label: string; scheme: LoadConfig['scheme'] }> = [
@@ -77,6 +81,13 @@ async function run(
     process.execPath,
     [
       '--expose-gc',
+      ...(PROFILES
+        ? [
+            '--cpu-prof',
+            `--cpu-prof-dir=${PROFILES}`,
+            `--cpu-prof-name=${contender}-${Date.now()}.cpuprofile`,
+          ]
+        : []),
       '--import',
       'tsx',
       script('receiver-server.ts'),

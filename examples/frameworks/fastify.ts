@@ -9,8 +9,9 @@ export function createApp(receiver: WebhookReceiver) {
       done(null, body);
     });
     hooks.post<{ Body: Buffer }>('/webhooks', async (request, reply) => {
-      const { status } = await receiver.handle({ body: request.body, headers: request.headers });
-      return reply.code(status).send();
+      const { status, body } = await receiver.handle({ body: request.body, headers: request.headers });
+      if (body) reply.type('application/json'); // a refusal's { "error": reason }
+      return reply.code(status).send(body);
     });
   });
   return app;

@@ -10,8 +10,9 @@ export function createApp(receiver: WebhookReceiver) {
     @Post()
     async receive(@Req() req: RawBodyRequest<Request>, @Res() res: Response) {
       // rawBody: true (below) keeps the exact bytes beside the parsed body.
-      const { status } = await receiver.handle({ body: req.rawBody ?? '', headers: req.headers });
-      res.status(status).end();
+      const { status, body } = await receiver.handle({ body: req.rawBody ?? '', headers: req.headers });
+      if (body) res.type('application/json'); // a refusal's { "error": reason }
+      res.status(status).end(body);
     }
   }
 

@@ -125,7 +125,8 @@ export async function measureFirstLoad(
     outdir: 'size-out',
   });
   const outputs = result.metafile.outputs;
-  const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined);
+  // The size entry's own chunk: each chunk behind an `import()` is an entry point of its own too.
+  const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint === 'size-entry:size-entry');
   if (entry === undefined) throw new Error('esbuild produced no entry chunk');
   const first = new Set<string>();
   const visit = (path: string) => {

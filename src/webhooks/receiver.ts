@@ -1,7 +1,7 @@
 import { Deadlines } from '../shared/deadlines.js';
 import { TelephonyError } from '../shared/telephony-error.js';
 import { fetchHandler, type NodeRequest, type NodeResponse, nodeHandler } from './adapters.js';
-import { answerReason } from './answer.js';
+import { answerBody, answerReason } from './answer.js';
 import { type Claim, claimEvent } from './claim.js';
 import { type DedupStore, MemoryDedupStore } from './dedup.js';
 import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
@@ -44,6 +44,17 @@ export interface HandleResult {
     | 'handler_error'
     | 'store_error'
     | 'headers_too_large';
+  /**
+   * The body to answer with, as `nodeHandler` and `fetchHandler` answer: `{ "error": "<reason>" }`
+   * (JSON) for a non-2xx, so the service's delivery log shows why; absent for a 2xx.
+   */
+  body?: string;
+}
+
+/** `result` with the body a non-2xx answers with; a 2xx's result as it is. */
+function withBody(result: HandleResult): HandleResult {
+  const body = answerBody(result);
+  return body === undefined ? result : { ...result, body };
 }
 
 /**
@@ -159,10 +170,10 @@ export class WebhookReceiver {
             'telephony.webhook.outcome': answerReason(result) ?? reason ?? 'handled',
           })
           .end();
-        return result;
+        return withBody(result);
       });
     try {
-      return Promise.resolve(this.#handle(delivery));
+      return Promise.resolve(this.#handle(delivery)).then(withBody);
     } catch (error) {
       return Promise.reject(error);
     }

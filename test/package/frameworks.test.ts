@@ -123,20 +123,20 @@ describe('packed tarball, the receiver recipes of docs/webhooks.md in their fram
   });
 
   it.each(RECIPES)(
-    '%s: a signed delivery 200 and its handler ran once, a repeat 200, a bad signature 401, a failing handler 500',
+    '%s: a signed delivery 200 and its handler ran once, a repeat 200, a bad signature 401 and a failing handler 500, each with its JSON reason',
     async (name) => {
       const good = await delivery('call.incoming');
       const answers = {
         good: await post(name, good),
         repeat: await post(name, good),
-        badSignature: (await post(name, await delivery('call.incoming', 'whsec_wrong'))).status,
-        failing: (await post(name, await delivery('call.missed'))).status,
+        badSignature: await post(name, await delivery('call.incoming', 'whsec_wrong')),
+        failing: await post(name, await delivery('call.missed')),
       };
       expect(answers).toEqual({
         good: { status: 200, text: '' },
         repeat: { status: 200, text: '' },
-        badSignature: 401,
-        failing: 500,
+        badSignature: { status: 401, text: '{"error":"signature_mismatch"}' },
+        failing: { status: 500, text: '{"error":"handler_failed"}' },
       });
       expect((await ran())[name]).toEqual([good.id]);
     },

@@ -26,8 +26,11 @@ interface Packed {
  * (300 362 B measured): the docs are what an editor shows. Raised to 358 000 B (356 617 B measured)
  * for the attempt loop, idempotency look-ups, live lists, waitFor, logs, middleware, totalTimeout,
  * deprecation warnings, faults and the receiver's reasons: a ratchet at what ships, not a goal met.
+ * Raised to 376 000 B (375 953 B measured): the merges since took it to 369 255 B, and the log lines,
+ * the middleware chain and the deprecation-header reading, each a chunk of its own in every build
+ * (39 files more, each with its map), +6 698 B.
  */
-const PACKED_LIMIT = 358_000;
+const PACKED_LIMIT = 376_000;
 
 let packed: Packed;
 beforeAll(() => {

@@ -1,6 +1,8 @@
 import { escapeControls } from '../escape-controls.js';
+import { redactor } from '../response/redact.js';
 import { clip } from '../zod-issues.js';
-import { environmentLevel, LOG_LEVELS, type Logger, type LogLevel, resolveLevel } from './level.js';
+import type { LogSettings } from './deferred-log.js';
+import { LOG_LEVELS, type Logger, type LogLevel } from './level.js';
 
 /** What one attempt did, as its debug line tells it. */
 export interface AttemptLine {
@@ -121,16 +123,16 @@ export class Log {
 }
 
 /**
- * The log of a client: its `logger` (default `console`) at its `logLevel`, else `TELEPHONY_LOG`, else
- * `'warn'`. A `TELEPHONY_LOG` that names no level is said once, at `'warn'`.
+ * The log of a client (deferred-log.ts loads this file when a line is due): its `logger` (default
+ * `console`) at the level resolved from its `logLevel`, `TELEPHONY_LOG` or the default, each line
+ * redacted with the secrets the client holds at the time. A `TELEPHONY_LOG` that names no level is
+ * said once, at `'warn'`.
  */
 export function clientLog(
-  logger: Logger | undefined,
-  logLevel: LogLevel | undefined,
-  hide: (text: string) => string,
+  { logger, secrets, patterns }: LogSettings,
+  { level, unknown }: { level: LogLevel; unknown?: string | undefined },
 ): Log {
-  const { level, unknown } = resolveLevel(logLevel, environmentLevel());
-  const log = new Log(logger ?? console, level, hide);
+  const log = new Log(logger ?? console, level, (text) => redactor(secrets(), patterns)(text) as string);
   if (unknown !== undefined)
     log.warning({
       code: 'unknown_log_level',

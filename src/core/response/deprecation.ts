@@ -1,9 +1,10 @@
-import type { DeprecatedWarning, V1DeprecatedWarning } from '../events.js';
+import type { DeprecatedWarning } from '../events.js';
 import type { HttpMethod } from '../types.js';
 import { parseImfFixdate } from './http-date.js';
 
 // The service's deprecation notices: the headers of an answer that marks its resource deprecated
-// (RFC 9745, RFC 8594), and the warnings a client says once for them and for v1.
+// (RFC 9745, RFC 8594), and the warning a client says once for each. Loaded by `import()` at the
+// first answer that carries one of the headers (call.ts); v1's warning is v1-deprecated.ts.
 
 /** What an answer's `Deprecation` and `Sunset` headers say; `undefined` fields were not given (or unreadable). */
 export interface DeprecationNotice {
@@ -43,32 +44,14 @@ export function deprecationOf(headers: Headers): DeprecationNotice | undefined {
   return { deprecatedAt: typeof deprecation === 'number' ? deprecation : undefined, sunsetAt };
 }
 
-/** SPEC.md, Versioning: v1's deprecation date. */
-const V1_DEPRECATED_ON = '2023-12-31';
 /** Paths remembered as warned about: a client calling many ids of a deprecated path must not grow forever. */
 const REMEMBERED = 256;
 
 const isoOf = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
-/**
- * The deprecation warnings of one client, each said once: `v1_deprecated` at its first v1 call, and
- * `deprecated` for each method and path whose answer carries `Deprecation` or `Sunset`.
- */
+/** The `deprecated` warnings of one client: one for each method and path whose answer carries `Deprecation` or `Sunset`. */
 export class Deprecations {
-  #v1Said = false;
   readonly #said = new Set<string>();
-
-  /** The `v1_deprecated` warning, the first time a v1 call is made; `undefined` after. */
-  v1Call(requestId: string): V1DeprecatedWarning | undefined {
-    if (this.#v1Said) return undefined;
-    this.#v1Said = true;
-    return {
-      code: 'v1_deprecated',
-      message: `API v1 (users, legacyCalls, /v1/ paths) is deprecated since 31 December 2023 (the service's versioning policy): its behaviour after that date is not specified, and it may change or stop without notice`,
-      deprecatedOn: V1_DEPRECATED_ON,
-      requestId,
-    };
-  }
 
   /** The `deprecated` warning for an answer that carries the headers, the first time for its method and path. */
   answered(

@@ -9,18 +9,18 @@ import {
   type AttemptRecord,
   TelephonyError,
 } from '../errors.js';
-import type { ClientEmitter } from '../events.js';
-import { type AttemptLine, clientLog, type Log } from '../logs/log.js';
+import type { ClientEmitter, DeprecatedWarning } from '../events.js';
+import { DeferredLog } from '../logs/deferred-log.js';
+import type { AttemptLine } from '../logs/log.js';
 import type { ResolvedOptions } from '../options.js';
 import type { Pacing } from '../pacing/pacing.js';
 import { SAFETY_MS } from '../pacing/plans.js';
 import type { CallFacts, Failure } from '../response/call-error.js';
-import { Deprecations } from '../response/deprecation.js';
-import { redactor } from '../response/redact.js';
+import type { Deprecations } from '../response/deprecation.js';
 import type { TracedCall } from '../tracing/traced-call.js';
 import type { HttpMethod } from '../types.js';
 import { type Deadline, DeadlinePassed } from './deadline.js';
-import { type Middleware, MiddlewareFailure, throughMiddleware } from './middleware.js';
+import { type Middleware, MiddlewareFailure } from './middleware.js';
 import { type BodyRead, bodyStart, discard, readText } from './read-body.js';
 import {
   decide,
@@ -118,9 +118,12 @@ export class Caller {
 
   readonly #customFetch: typeof fetch | undefined;
   /** The client's log: a line per attempt (debug), per call (info), per warning (warn). */
-  readonly log: Log;
+  readonly log: DeferredLog;
   readonly #middleware: readonly Middleware[];
-  readonly #deprecations = new Deprecations();
+  /** The chain's runner (middleware-chain.ts), loading from construction; `undefined` without middleware. */
+  readonly #chain: Promise<typeof import('./middleware-chain.js')> | undefined;
+  /** The deprecation notices said (response/deprecation.ts), loaded at the first answer carrying one. */
+  #deprecations: Promise<Deprecations> | undefined;
 
   /** @param secrets every credential the client holds, never shown in an error (nor in a log line) */
   constructor(
@@ -133,12 +136,13 @@ export class Caller {
   ) {
     this.#customFetch = customFetch;
     this.#middleware = see.middleware;
-    // The tokens held are read per line: one refreshed away stays a secret.
-    this.log = clientLog(
-      see.logger,
-      see.logLevel,
-      (text) => redactor([...secrets, ...this.#held], this.#patterns)(text) as string,
-    );
+    if (see.middleware.length > 0) this.#chain = import('./middleware-chain.js');
+    this.log = new DeferredLog({
+      logger: see.logger,
+      logLevel: see.logLevel,
+      secrets: () => [...secrets, ...this.#held],
+      patterns: this.#patterns,
+    });
     this.#ky = ky.create({
       // ky calls its fetch with the `Request` it built.
       fetch: (request, init) => this.#fetch(request as Request, init),
@@ -160,6 +164,16 @@ export class Caller {
   run(plan: CallPlan): Promise<CallResult> {
     const attempts: AttemptRecord[] = [];
     if (!this.log.informing) return this.#run(plan, attempts);
+    // A client that logs its calls (info, debug) has its lines written as they happen: until the
+    // log's code has loaded (since construction), a call waits for it.
+    const loading = this.log.loading;
+    return loading === undefined
+      ? this.#logged(plan, attempts)
+      : loading.then(() => this.#logged(plan, attempts));
+  }
+
+  /** {@link Caller.run} for a client that logs its calls: a line when the call ends. */
+  #logged(plan: CallPlan, attempts: AttemptRecord[]): Promise<CallResult> {
     const startedAt = Date.now();
     const line = { requestId: plan.requestId, operation: plan.operation };
     return this.#run(plan, attempts).then(
@@ -277,10 +291,8 @@ export class Caller {
       if (this.#events.heard.has('response'))
         this.#events.emit('response', { method, url, attempt, requestId, status, durationMs: record.ms });
       // The notice is read only from an answer that carries one of its headers (few do).
-      if (response.headers.has('deprecation') || response.headers.has('sunset')) {
-        const deprecated = this.#deprecations.answered(method, plan.url, response.headers, requestId);
-        if (deprecated !== undefined) this.#events.emit('warning', deprecated);
-      }
+      if (response.headers.has('deprecation') || response.headers.has('sunset'))
+        await this.#noticed(method, plan.url, response.headers, requestId);
       if (response.ok) {
         debug(attempt, record, { retry: false });
         return { response, body: await this.#read(plan, response, read, fail), gone: false };
@@ -326,6 +338,22 @@ export class Caller {
     }
   }
 
+  /** The `deprecated` warning of an answer carrying the headers, the first time for its method and path. */
+  async #noticed(method: HttpMethod, url: string, headers: Headers, requestId: string): Promise<void> {
+    this.#deprecations ??= import('../response/deprecation.js').then(
+      ({ Deprecations }) => new Deprecations(),
+    );
+    let deprecated: DeprecatedWarning | undefined;
+    try {
+      deprecated = (await this.#deprecations).answered(method, url, headers, requestId);
+    } catch {
+      // Code that could not load (a chunk the browser failed to fetch) costs the warning, not the call;
+      // the next answer with a notice tries again.
+      this.#deprecations = undefined;
+    }
+    if (deprecated !== undefined) this.#events.emit('warning', deprecated);
+  }
+
   /** The one fetch of an attempt, called by ky with the `Request` it built (and the middleware's). */
   #fetch(request: Request, init?: RequestInit): Promise<Response> {
     // globalThis.fetch is read per call so a fetch patched after construction (msw) is used.
@@ -369,11 +397,14 @@ export class Caller {
     const options: Options = { method: plan.method, timeout, headers };
     if (plan.body !== undefined) options.body = plan.body;
     if (plan.signal !== undefined) options.signal = plan.signal;
-    const chain = this.#middleware;
-    if (chain.length > 0) {
+    const loading = this.#chain;
+    if (loading !== undefined) {
+      const chain = this.#middleware;
       const context = { operation: plan.operation, attempt, requestId: plan.requestId };
       options.fetch = (request, init) =>
-        throughMiddleware(chain, request as Request, context, (sent) => this.#fetch(sent, init));
+        loading.then(({ throughMiddleware }) =>
+          throughMiddleware(chain, request as Request, context, (sent) => this.#fetch(sent, init)),
+        );
     }
     return this.#ky(plan.url, options);
   }

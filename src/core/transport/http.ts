@@ -12,8 +12,8 @@ import { Pacing } from '../pacing/pacing.js';
 import { withExtraBody, withExtraQuery } from '../request/extra.js';
 import { joinUrl, mergeHeaders, methodOf, operationName, resolveTarget } from '../request/route.js';
 import { APIPromise, type WithResponse } from '../response/api-promise.js';
-import { Deprecations } from '../response/deprecation.js';
 import { parseJson, parseLenient } from '../response/envelope.js';
+import { v1Deprecated } from '../response/v1-deprecated.js';
 import type { TracedCall, TracingTransport } from '../tracing/traced-call.js';
 import type { RawRequest, RequestOptions } from '../types.js';
 import { Caller, type CallLimits, type CallPlan } from './call.js';
@@ -44,7 +44,8 @@ export class HttpTransport implements TracingTransport {
   readonly #events: ClientEmitter;
   readonly #clock: Clock;
   readonly #totalTimeout: number | undefined;
-  readonly #deprecations = new Deprecations();
+  /** Whether `v1_deprecated` was said: once per client. */
+  #v1Said = false;
 
   constructor(options: ResolvedOptions, events: ClientEmitter) {
     const { accessToken, apiKey, clientId, clientSecret, scope, clock } = options;
@@ -180,9 +181,9 @@ export class HttpTransport implements TracingTransport {
       headers['content-type'] = 'application/json';
     }
     const requestId = nextRequestId();
-    if (version === 'v1') {
-      const warning = this.#deprecations.v1Call(requestId);
-      if (warning !== undefined) this.#events.emit('warning', warning);
+    if (version === 'v1' && !this.#v1Said) {
+      this.#v1Said = true;
+      this.#events.emit('warning', v1Deprecated(requestId));
     }
     const totalTimeout = options?.totalTimeout ?? this.#totalTimeout;
     return this.#linked(

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { HttpResponse, http } from 'msw';
+import type { WarningEvent } from 'telephony-sdk';
+import { describe, expect, it, vi } from 'vitest';
 import {
   Deprecations,
   deprecationOf,
@@ -6,6 +8,9 @@ import {
   parseSunset,
 } from '../../../src/core/response/deprecation.js';
 import { parseImfFixdate } from '../../../src/core/response/http-date.js';
+import { usersPageBody } from '../../fixtures/users.js';
+import { BASE_V1, testClient } from '../../helpers/client.js';
+import { server } from '../../helpers/server.js';
 
 const JUNE_2023 = Date.UTC(2023, 5, 30, 23, 59, 59);
 
@@ -77,14 +82,7 @@ describe('parseImfFixdate', () => {
   });
 });
 
-describe('Deprecations: each warning once', () => {
-  it('v1_deprecated at the first v1 call only', () => {
-    const deprecations = new Deprecations();
-    expect(deprecations.v1Call('req_1')).toMatchObject({ code: 'v1_deprecated', deprecatedOn: '2023-12-31' });
-    expect(deprecations.v1Call('req_1')).toBeUndefined();
-    expect(new Deprecations().v1Call('req_1')).toMatchObject({ code: 'v1_deprecated' });
-  });
-
+describe('Deprecations: each notice once', () => {
   it('deprecated once per method and path, with the dates when known; nothing without the headers', () => {
     const deprecations = new Deprecations();
     const headers = new Headers({ deprecation: '@1688169599', sunset: 'Sun, 31 Dec 2023 00:00:00 GMT' });
@@ -131,5 +129,49 @@ describe('Deprecations: each warning once', () => {
       deprecations.answered('GET', `https://h/v1/users/u${i}`, headers, 'req_1'),
     );
     expect(said.filter(Boolean)).toHaveLength(256);
+  });
+});
+
+describe("a client's deprecation warnings", () => {
+  it('v1_deprecated at its first v1 call only, deprecated once per method and path: both events, both logged', async () => {
+    const notice = { deprecation: '@1703980800', sunset: 'Thu, 31 Dec 2026 23:59:59 GMT' };
+    server.use(
+      http.get(`${BASE_V1}/v1/users`, () =>
+        HttpResponse.json(usersPageBody(['u1'], { total: 1, page: 1, per_page: 20, pages: 1 }), {
+          headers: notice,
+        }),
+      ),
+    );
+    const logged: string[] = [];
+    const keep = (line: string) => logged.push(line);
+    const logger = { debug: keep, info: keep, warn: keep, error: keep };
+    const client = testClient({ logger, logLevel: 'warn' });
+    const warnings: WarningEvent[] = [];
+    client.on('warning', (warning) => warnings.push(warning));
+    await client.users.list();
+    await client.users.list();
+    expect(warnings).toEqual([
+      expect.objectContaining({ code: 'v1_deprecated', deprecatedOn: '2023-12-31' }),
+      expect.objectContaining({
+        code: 'deprecated',
+        method: 'GET',
+        path: '/v1/users',
+        deprecation: '2023-12-31T00:00:00.000Z',
+        sunset: '2026-12-31T23:59:59.000Z',
+      }),
+    ]);
+    // Another client says its own.
+    const other: WarningEvent[] = [];
+    const second = testClient({ logger, logLevel: 'off' });
+    second.on('warning', (warning) => other.push(warning));
+    await second.users.list();
+    expect(other.map((warning) => warning.code)).toEqual(['v1_deprecated', 'deprecated']);
+    await vi.dynamicImportSettled();
+    expect(logged).toEqual([
+      expect.stringMatching(/^\[telephony-sdk\] warning v1_deprecated: API v1 /),
+      expect.stringMatching(
+        /^\[telephony-sdk\] warning deprecated: GET \/v1\/users is deprecated as of 2023-12-31/,
+      ),
+    ]);
   });
 });

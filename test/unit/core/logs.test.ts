@@ -1,12 +1,15 @@
 import { Writable } from 'node:stream';
+import { HttpResponse, http } from 'msw';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import winston from 'winston';
-import { environmentLevel, type Logger, resolveLevel } from '../../../src/core/logs/level.js';
-import { type AttemptLine, clientLog, Log, withoutQuerySecrets } from '../../../src/core/logs/log.js';
+import { DeferredLog } from '../../../src/core/logs/deferred-log.js';
+import { environmentLevel, type Logger, type LogLevel, resolveLevel } from '../../../src/core/logs/level.js';
+import { type AttemptLine, Log, withoutQuerySecrets } from '../../../src/core/logs/log.js';
 import { redactor } from '../../../src/core/response/redact.js';
-import { CANARY, SECRETS } from '../../helpers/client.js';
+import { BASE, CANARY, SECRETS, testClient } from '../../helpers/client.js';
 import { expectNoSecretIn, secretForms } from '../../helpers/secret-scan.js';
+import { server } from '../../helpers/server.js';
 
 /** A logger that keeps each line with its level. */
 function recording() {
@@ -21,6 +24,9 @@ function recording() {
 }
 
 const hide = (text: string) => redactor(SECRETS)(text) as string;
+/** The client's log as a client makes it, holding the canary secrets. */
+const deferred = (logger: Logger, logLevel?: LogLevel) =>
+  new DeferredLog({ logger, logLevel, secrets: () => SECRETS, patterns: new Map() });
 const attempt: AttemptLine = {
   requestId: 'req_1',
   operation: 'calls.listRecent',
@@ -216,16 +222,79 @@ describe('logLevel and TELEPHONY_LOG', () => {
     expect(environmentLevel()).toBeUndefined();
   });
 
-  it('a client at TELEPHONY_LOG=debug logs debug lines; an unknown value is said once and logs at warn', () => {
+  it('a client at TELEPHONY_LOG=debug logs debug lines; an unknown value is said once and logs at warn', async () => {
     const { lines, logger } = recording();
     vi.stubEnv('TELEPHONY_LOG', 'debug');
-    clientLog(logger, undefined, hide).attempt(attempt);
+    deferred(logger).attempt(attempt);
+    await vi.dynamicImportSettled();
     expect(lines).toHaveLength(1);
     vi.stubEnv('TELEPHONY_LOG', `loud${CANARY.apiKey}`);
-    const log = clientLog(logger, undefined, hide);
+    const log = deferred(logger);
     log.attempt(attempt);
+    await vi.dynamicImportSettled();
     expect(lines.slice(1)).toEqual([
       'warn [telephony-sdk] warning unknown_log_level: TELEPHONY_LOG="loud[redacted]" names no level (off, error, warn, info, debug): logging at warn',
     ]);
+  });
+});
+
+describe('the client log loads its lines’ code when a line is due', () => {
+  afterEach(() => {
+    vi.doUnmock('../../../src/core/logs/log.js');
+  });
+
+  it('at the default level: no call or attempt line, and warnings written in the order given once loaded, then at once', async () => {
+    const { lines, logger } = recording();
+    const log = deferred(logger);
+    expect([log.debugging, log.informing]).toEqual([false, false]);
+    log.attempt(attempt);
+    log.call({ requestId: 'req_1', operation: 'users.get', attempts: 1, ms: 40, status: 200 });
+    log.warning({ code: 'first', message: 'one' });
+    log.warning({ code: 'second', message: `two ${CANARY.apiKey}` });
+    expect(lines).toEqual([]);
+    await vi.dynamicImportSettled();
+    expect(lines).toEqual([
+      'warn [telephony-sdk] warning first: one',
+      'warn [telephony-sdk] warning second: two [redacted]',
+    ]);
+    log.warning({ code: 'third', message: 'three' });
+    expect(lines).toHaveLength(3);
+  });
+
+  it('a client logging its calls waits for that code before a call: every line is written by the time it settles', async () => {
+    server.use(http.get(`${BASE}/v2/x`, () => HttpResponse.json({})));
+    let open = () => {};
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    vi.doMock('../../../src/core/logs/log.js', async (original) => {
+      await opened;
+      return original();
+    });
+    const { lines, logger } = recording();
+    const client = testClient({ clientId: undefined, clientSecret: undefined, accessToken: 'tok_x', logger });
+    let settled = false;
+    const call = client.request({ method: 'GET', path: '/v2/x' }).finally(() => {
+      settled = true;
+    });
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    open();
+    await call;
+    expect(lines.map((line) => line.split(' ')[0])).toEqual(['debug', 'info']);
+  });
+
+  it('a log whose code cannot load drops the lines it was given, and the next line loads it again', async () => {
+    const { lines, logger } = recording();
+    vi.doMock('../../../src/core/logs/log.js', () => {
+      throw new Error('chunk failed to load');
+    });
+    const log = deferred(logger, 'info');
+    log.warning({ code: 'lost', message: 'while loading' });
+    await vi.dynamicImportSettled();
+    vi.doUnmock('../../../src/core/logs/log.js');
+    log.warning({ code: 'kept', message: 'after' });
+    await vi.dynamicImportSettled();
+    expect(lines).toEqual(['warn [telephony-sdk] warning kept: after']);
   });
 });

@@ -1,10 +1,7 @@
 import { TelephonyError } from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
-import {
-  type Middleware,
-  MiddlewareFailure,
-  throughMiddleware,
-} from '../../../src/core/transport/middleware.js';
+import { type Middleware, MiddlewareFailure } from '../../../src/core/transport/middleware.js';
+import { throughMiddleware } from '../../../src/core/transport/middleware-chain.js';
 
 const context = { operation: 'calls.create', attempt: 0, requestId: 'req_1' };
 const request = () => new Request('https://api.test/v2/calls', { method: 'POST', body: '{}' });

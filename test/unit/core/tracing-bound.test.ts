@@ -7,6 +7,7 @@
 import { HttpResponse, http } from 'msw';
 import type { TelephonyClient } from 'telephony-sdk';
 import { describe, expect, it } from 'vitest';
+import { APIPromise, type WithResponse } from '../../../src/core/response/api-promise.js';
 import { traceMethods } from '../../../src/core/tracing/trace-methods.js';
 import type { TracingTransport } from '../../../src/core/tracing/traced-call.js';
 import { APIResource } from '../../../src/resources/resource.js';
@@ -37,13 +38,20 @@ function gate(): { open: () => void; opened: Promise<void> } {
   return { open, opened };
 }
 
-/** A custom resource whose method awaits (its gate) before it sends. */
+/**
+ * A resource whose method awaits (its gate) before it sends, built as the SDK's own are
+ * (`calls.end`): an `APIPromise` over the method's async body.
+ */
 class Late extends APIResource {
   readonly gates = new Map<string, ReturnType<typeof gate>>();
 
-  async get(id: string): Promise<unknown> {
+  get(id: string): APIPromise<unknown> {
+    return new APIPromise(this.#get(id));
+  }
+
+  async #get(id: string): Promise<WithResponse<unknown>> {
     await this.gates.get(id)?.opened;
-    return this.transport.send({ method: 'GET', path: `/v2/calls/${id}` });
+    return this.transport.send({ method: 'GET', path: `/v2/calls/${id}` }).withResponse();
   }
 }
 

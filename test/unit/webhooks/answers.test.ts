@@ -127,6 +127,7 @@ describe('handle() caps headers like node:http (16 KiB of names and values)', ()
     expect(await receiver.handle({ body: payload, headers: filler(1) })).toEqual({
       status: 431,
       reason: 'headers_too_large',
+      body: '{"error":"headers_too_large"}',
     });
     expect(runs).toBe(0);
     const plain = await receiver.handle({ body: payload, headers: new Headers(filler(0)) });

@@ -58,12 +58,17 @@ describe('WebhookReceiver.handle', () => {
       ran++;
     });
     const raw = body();
-    expect(await r.handle({ body: raw, headers: {} })).toEqual({ status: 400, reason: 'missing_header' });
+    expect(await r.handle({ body: raw, headers: {} })).toEqual({
+      status: 400,
+      reason: 'missing_header',
+      body: '{"error":"missing_header"}',
+    });
     expect((await r.handle({ body: raw, headers: { 'service-signature': 'x' } })).status).toBe(400);
     const wrong = { 'service-signature': header(raw, 'wrong') };
     expect(await r.handle({ body: raw, headers: wrong })).toEqual({
       status: 401,
       reason: 'signature_mismatch',
+      body: '{"error":"signature_mismatch"}',
     });
     expect(ran).toBe(0);
     expect(seen.map((s) => s.info)).toEqual([
@@ -98,14 +103,19 @@ describe('WebhookReceiver.handle', () => {
     r.on('*', () => {
       others++;
     });
-    expect((await r.handle(delivery())).status).toBe(500);
+    // The body to answer names the reason as the adapters' bodies do (never the error's message).
+    expect(await r.handle(delivery())).toMatchObject({ status: 500, body: '{"error":"handler_failed"}' });
     expect(seen).toEqual([
       { name: 'handler_error', info: { id: 'evt_1', type: 'call.incoming', error: failure } },
     ]);
-    expect((await r.handle(delivery())).status).toBe(200);
+    const processed = await r.handle(delivery());
+    expect(processed.status).toBe(200);
+    expect(processed).not.toHaveProperty('body');
     expect(attempts).toBe(2);
     expect(others).toBe(2);
-    expect((await r.handle(delivery())).status).toBe(200);
+    const duplicate = await r.handle(delivery());
+    expect(duplicate).toMatchObject({ status: 200, reason: 'duplicate' });
+    expect(duplicate).not.toHaveProperty('body');
     expect(attempts).toBe(2);
   });
 
