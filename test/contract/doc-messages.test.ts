@@ -54,15 +54,6 @@ const cases: { docs: string[]; quote: string; produce: () => Promise<string> }[]
     },
   },
   {
-    docs: ['docs/resources.md'],
-    quote: 'recording_url must be the call or its\nrecording_url, not a call id: pass await calls.get(id)',
-    produce: async () =>
-      (await messageOf(() => sandboxClient().calls.downloadRecording('call_000001'))).replace(
-        'its recording_url',
-        'its\nrecording_url',
-      ),
-  },
-  {
     docs: ['docs/sandbox.md'],
     quote:
       'port 5060 is one fetch\nrefuses to connect to (a "bad port" of the Fetch standard), so no client could reach the sandbox:\nchoose another, or 0 for a free one',
