@@ -374,18 +374,11 @@ export class Calls extends APIResource {
   ): APIPromise<Response> {
     const url =
       typeof callOrRecordingUrl === 'string' ? callOrRecordingUrl : callOrRecordingUrl.recording_url;
-    if (typeof url !== 'string' || url === '') return refuseRecording('is null: the call has no recording');
-    // A call id (the likeliest mistake) would otherwise be refused as a request path, naming no fix.
-    if (!/^(\/|https?:\/\/)/.test(url))
-      return refuseRecording(
-        'must be the call or its recording_url, not a call id: pass await calls.get(id)',
-      );
+    if (typeof url !== 'string' || url === '') {
+      const message = 'is null: the call has no recording';
+      const refused = new ValidationError(`recording_url ${message}`, [{ path: 'recording_url', message }]);
+      return new APIPromise(Promise.reject(refused));
+    }
     return this.transport.download({ method: 'GET', path: url }, options);
   }
-}
-
-/** A `downloadRecording` refused before anything is sent: a rejection, as every method's. */
-function refuseRecording(message: string): APIPromise<Response> {
-  const refused = new ValidationError(`recording_url ${message}`, [{ path: 'recording_url', message }]);
-  return new APIPromise(Promise.reject(refused));
 }
