@@ -47,6 +47,12 @@ export async function buildDeclarations(dir: string, entries: Record<string, str
     input: entries,
     plugins: [dts({ compilerOptions: { stripInternal: true } })],
     external: externals(),
+    // A public type that names a type no entry exports: a consumer whose declarations must name it
+    // fails with TS2742, so the build fails here instead.
+    onwarn: (warning, warn) => {
+      if (warning.message.includes('private shared type exports')) throw new Error(warning.message);
+      warn(warning);
+    },
   });
   await bundle.write({
     dir,

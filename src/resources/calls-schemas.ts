@@ -4,7 +4,7 @@
  * test/unit/resources/result-types.test.ts). `Calls` (calls.ts) describes the requests.
  */
 import * as z from 'zod/mini';
-import type { CALL_STATUSES, CallStatus } from '../shared/call-status.js';
+import type { CallStatus, KnownCallStatus } from '../shared/call-status.js';
 import { IDEMPOTENCY_FIELD } from './calls-idempotency-field.js';
 import {
   anyObject,
@@ -18,9 +18,9 @@ import {
   openEnum,
 } from './fields.js';
 
-const CallStatusSchema = openEnum<(typeof CALL_STATUSES)[number]>();
+const CallStatusSchema = openEnum<KnownCallStatus>();
 
-export type { CallStatus };
+export type { CallStatus, KnownCallStatus };
 
 /** `inbound` or `outbound`; other values a newer service sends pass through. */
 export type CallDirection = 'inbound' | 'outbound' | (string & {});

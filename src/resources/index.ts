@@ -19,6 +19,7 @@ export type {
   CreateCallParams,
   CreatedCall,
   EndedCall,
+  KnownCallStatus,
   ListRecentCallsParams,
   TransferCallParams,
   TransferredCall,

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { listPages, type PagePromise } from '../core/response/page.js';
 import { type NumberedPagination, numberedPages } from '../core/response/pagination.js';
 import type { RequestOptions } from '../core/types.js';
-import { CALL_STATUSES, type CallStatus } from '../shared/call-status.js';
+import { CALL_STATUSES, type CallStatus, type KnownCallStatus } from '../shared/call-status.js';
 import { intBetween, isoDate, oneOf, openEnum } from './fields.js';
 import { APIResource } from './resource.js';
 
@@ -27,7 +27,7 @@ export const LegacyCallSchema = z.looseObject({
   id: z.string(),
   from: z.string(),
   to: z.string(),
-  status: openEnum<(typeof CALL_STATUSES)[number]>(),
+  status: openEnum<KnownCallStatus>(),
 });
 
 /**
@@ -54,7 +54,7 @@ export interface ListLegacyCallsParams {
    * Only calls in this status: `initiating`, `ringing`, `answered`, `missed`, `voicemail`, `completed`,
    * `transferring` or `ended` (SPEC.md, Call status values).
    */
-  status?: (typeof CALL_STATUSES)[number] | undefined;
+  status?: KnownCallStatus | undefined;
   /** Start of the period: ISO 8601 string (`2024-01-31`, `2024-01-31T09:00:00Z`) or `Date`. */
   date_from?: string | Date | undefined;
   /** End of the period: ISO 8601 string or `Date`. */

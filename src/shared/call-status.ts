@@ -16,7 +16,10 @@ export const CALL_STATUSES = [
  * service adds later does not break parsing; the documented values still autocomplete.
  * @useDeclaredType
  */
-export type CallStatus = (typeof CALL_STATUSES)[number] | (string & {});
+export type CallStatus = KnownCallStatus | (string & {});
+
+/** The call statuses SPEC.md names, closed: what a status filter (`legacyCalls.list`) takes. */
+export type KnownCallStatus = (typeof CALL_STATUSES)[number];
 
 /**
  * The statuses after which a call changes no more: `missed`, `voicemail`, `completed` and `ended`.
