@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { refuseBadPort } from './bad-ports.js';
 import { errorResponse, routeOf, SandboxError } from './http.js';
 import { foreignHost } from './own-host.js';
 
@@ -164,6 +165,7 @@ export async function listenOnLoopback(
   handle: (request: Request) => Promise<Response>,
   port = 0,
 ): Promise<ListeningSandbox> {
+  refuseBadPort(port);
   const { createServer } = await nodeHttp();
   let origin = '';
   const server = createServer((req, res) => {

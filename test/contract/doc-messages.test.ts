@@ -54,6 +54,15 @@ const cases: { docs: string[]; quote: string; produce: () => Promise<string> }[]
     },
   },
   {
+    docs: ['docs/sandbox.md'],
+    quote:
+      'port 5060 is one fetch\nrefuses to connect to (a "bad port" of the Fetch standard), so no client could reach the sandbox:\nchoose another, or 0 for a free one',
+    produce: async () =>
+      (await messageOf(() => createSandbox().listen({ port: 5060 })))
+        .replace('fetch refuses', 'fetch\nrefuses')
+        .replace('sandbox: choose', 'sandbox:\nchoose'),
+  },
+  {
     docs: ['docs/webhooks.md'],
     quote: 'timestamp must be a whole number of seconds, e.g.\nMath.floor(Date.now() / 1000)',
     produce: async () =>

@@ -146,6 +146,13 @@ describe('sandbox.listen({ port })', () => {
     open.push(again);
     expect(again).toMatchObject({ port: first.port, url: `http://127.0.0.1:${first.port}` });
   });
+
+  it('refuses a port fetch never connects to (SIP 5060 among them), which no client could reach', async () => {
+    for (const port of [5060, 5061, 6000])
+      await expect(createSandbox().listen({ port })).rejects.toThrow(
+        `port ${port} is one fetch refuses to connect to (a "bad port" of the Fetch standard), so no client could reach the sandbox: choose another, or 0 for a free one`,
+      );
+  });
 });
 
 describe('sandbox.mswHandlers', () => {

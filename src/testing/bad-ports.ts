@@ -1,0 +1,20 @@
+/**
+ * The ports fetch refuses to connect to (the Fetch standard's "bad ports", which Node's undici,
+ * browsers, Deno and Bun share): a sandbox listening on one could be reached by no client of the
+ * SDK, whose every request would fail as "no HTTP answer". 5060 and 5061 (SIP) are among them, a
+ * likely pick for a telephony app.
+ */
+const BAD_PORTS = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104,
+  109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515,
+  526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049,
+  3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
+/** Throws, before anything listens, for a port that fetch would never connect to. */
+export function refuseBadPort(port: number): void {
+  if (BAD_PORTS.has(port))
+    throw new RangeError(
+      `port ${port} is one fetch refuses to connect to (a "bad port" of the Fetch standard), so no client could reach the sandbox: choose another, or 0 for a free one`,
+    );
+}
