@@ -28,9 +28,11 @@ interface Packed {
  * deprecation warnings, faults and the receiver's reasons: a ratchet at what ships, not a goal met.
  * Raised to 376 000 B (375 953 B measured): the merges since took it to 369 255 B, and the log lines,
  * the middleware chain and the deprecation-header reading, each a chunk of its own in every build
- * (39 files more, each with its map), +6 698 B.
+ * (39 files more, each with its map), +6 698 B. Raised to 378 000 B (377 225 B measured) for the
+ * framework-recipe docs and the CHANGELOG of the same merges, and the sandbox's list of ports fetch
+ * refuses.
  */
-const PACKED_LIMIT = 376_000;
+const PACKED_LIMIT = 378_000;
 
 let packed: Packed;
 beforeAll(() => {
