@@ -18,7 +18,10 @@ export const CALL_STATUSES = [
  */
 export type CallStatus = KnownCallStatus | (string & {});
 
-/** The call statuses SPEC.md names, closed: what a status filter (`legacyCalls.list`) takes. */
+/**
+ * The call statuses SPEC.md names, closed: what a status filter (`legacyCalls.list`) takes.
+ * @useDeclaredType
+ */
 export type KnownCallStatus = (typeof CALL_STATUSES)[number];
 
 /**
