@@ -36,7 +36,7 @@ export const LegacyCallSchema = z.looseObject({
  */
 export const ListLegacyCallsParamsSchema = z.strictObject({
   page: z.optional(intBetween(1)),
-  per_page: z.optional(intBetween(1)),
+  per_page: z.optional(intBetween(1, 100)),
   status: z.optional(oneOf(CALL_STATUSES)),
   date_from: z.optional(isoDate()),
   date_to: z.optional(isoDate()),
@@ -48,7 +48,7 @@ export const ListLegacyCallsParamsSchema = z.strictObject({
 export interface ListLegacyCallsParams {
   /** Page number: an integer ≥ 1, default 1. `for await` advances it for you. */
   page?: number | undefined;
-  /** Calls per page: an integer ≥ 1; SPEC.md gives page-style lists a default of 10 and a maximum of 100 (Limits). */
+  /** Calls per page: an integer from 1 to 100, default 10 (SPEC.md, Limits: page-style lists). */
   per_page?: number | undefined;
   /**
    * Only calls in this status: `initiating`, `ringing`, `answered`, `missed`, `voicemail`, `completed`,

@@ -101,4 +101,11 @@ describe('legacyCalls.list (GET /v1/calls, API key)', () => {
     ]);
     expect(seen).toHaveLength(0);
   });
+
+  it('refuses per_page 101 (SPEC.md, Limits: page-style lists take at most 100), sending nothing', async () => {
+    await expect(testClient().legacyCalls.list({ per_page: 101 })).rejects.toMatchObject({
+      issues: [{ path: 'per_page', message: 'must be ≤ 100' }],
+    });
+    expect(seen).toHaveLength(0);
+  });
 });
