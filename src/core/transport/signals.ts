@@ -90,9 +90,11 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefine
   if (signal === undefined) return promise;
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(userAbort(signal));
+    // Followed even when the signal has already fired: a promise that rejects later (a reservation
+    // told of the abort) would otherwise be an unhandled rejection.
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 
